@@ -1,0 +1,45 @@
+"""Extractor registry: versioned names -> functions `Doc -> list[Mention]`.
+
+Registrations live here and only here, as "module:function" strings, so importing the
+registry stays cheap and a test can pin the list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import import_module
+
+from spacy.tokens import Doc
+
+from graph.model import Mention
+
+Extractor = Callable[[Doc], list[Mention]]
+
+_REGISTRY: dict[str, str] = {
+    "methods.v1": "graph.extractors.methods:extract",
+    "datasets.v1": "graph.extractors.datasets:extract",
+    "models.v1": "graph.extractors.models:extract",
+    "tasks.v1": "graph.extractors.tasks:extract",
+    "metrics.v1": "graph.extractors.metrics:extract",
+    "domains.v1": "graph.extractors.domains:extract",
+    "claims.v1": "graph.extractors.claims:extract",
+}
+
+#: What a build runs unless told otherwise.
+DEFAULT_EXTRACTORS: tuple[str, ...] = tuple(_REGISTRY)
+
+
+def names() -> list[str]:
+    return sorted(_REGISTRY)
+
+
+def get(name: str) -> Extractor:
+    """The extractor registered as `name`; an unknown name lists the known ones."""
+    try:
+        target = _REGISTRY[name]
+    except KeyError:
+        raise KeyError(
+            f"unknown extractor {name!r}; known extractors: {', '.join(names())}"
+        ) from None
+    module_name, _, attr = target.partition(":")
+    return getattr(import_module(module_name), attr)

@@ -1,0 +1,114 @@
+"""Plain records passed between the pipeline stages.
+
+corpus -> Paper; extractors -> Mention (with Result for numeric claims);
+pipeline -> PaperExtraction; resolve -> Entity and ResolvedCorpus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+#: Entity classes that the resolver merges across the corpus (IRIs id/{type}/{slug}).
+ENTITY_TYPES: tuple[str, ...] = ("method", "dataset", "model", "task", "metric")
+#: Every mention type an extractor may emit.
+MENTION_TYPES: tuple[str, ...] = ENTITY_TYPES + ("domain", "claim")
+CLAIM_KINDS: tuple[str, ...] = ("empirical", "theoretical", "contribution")
+
+
+@dataclass(frozen=True)
+class Paper:
+    """One record of a corpus. `abstract` is verbatim; all spans index into it."""
+
+    key: str
+    abstract: str
+    title: str | None = None
+    id: str | None = None
+    authors: tuple[str, ...] = ()
+    year: int | None = None
+    venue: str | None = None
+    keywords: tuple[str, ...] = ()
+    url: str | None = None
+    extra: Mapping[str, str] = field(default_factory=dict)
+    #: where the record starts, "path:line", for messages
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Result:
+    """A number a claim reports, with whatever the sentence says about it."""
+
+    value: Decimal
+    text: str
+    start: int
+    end: int
+    unit: str | None = None
+    metric: str | None = None
+    dataset: str | None = None
+    model: str | None = None
+    baseline: str | None = None
+
+
+@dataclass(frozen=True)
+class Mention:
+    """One extracted mention: the exact words, where they are, who found them, how sure.
+
+    For entity types `label` is the preferred surface (a long form for an acronym, say) and
+    `aliases` other names the abstract gives it ("FD" for "Free decompression").
+    For `domain`, `label` is the slug of a concept in data/taxonomy.ttl and the span is the
+    evidence. For `claim`, the span is the sentence, `claim_kind` one of CLAIM_KINDS and
+    `results` the numbers it reports.
+    """
+
+    type: str
+    text: str
+    start: int
+    end: int
+    extractor: str
+    confidence: float
+    label: str | None = None
+    aliases: tuple[str, ...] = ()
+    proposed: bool = False
+    claim_kind: str | None = None
+    results: tuple[Result, ...] = ()
+
+
+@dataclass
+class PaperExtraction:
+    paper: Paper
+    mentions: list[Mention]
+
+
+@dataclass
+class Entity:
+    """One real thing across the corpus, as the resolver decided."""
+
+    type: str
+    slug: str
+    label: str
+    aliases: set[str] = field(default_factory=set)
+    papers: set[str] = field(default_factory=set)
+
+    @property
+    def support(self) -> int:
+        return len(self.papers)
+
+    @property
+    def ref(self) -> str:
+        return f"{self.type}/{self.slug}"
+
+
+@dataclass
+class ResolvedCorpus:
+    """What the RDF stage needs: papers with mentions, entities, and mention -> entity refs.
+
+    `links[paper_key][i]` is the entity ref ("method/free-decompression") of
+    `extractions[paper_key].mentions[i]`, or None for domains/claims/dropped mentions.
+    """
+
+    extractions: dict[str, PaperExtraction]
+    entities: dict[str, Entity]
+    links: dict[str, list[str | None]]
+    #: papers merged as duplicates: (kept key, dropped source)
+    duplicates: list[tuple[str, str]] = field(default_factory=list)
