@@ -1,0 +1,230 @@
+"""Cross-corpus linking: one entity per real thing.
+
+Mentions are grouped by name. Two names are the same thing when their keys match after
+case/separator folding and singularising the head word ("Graph Neural Networks" = "graph
+neural network"), or when a paper defines one as the acronym of the other ("Free
+decompression (FD)"). An acronym links papers together only when the whole corpus gives it
+one long form; otherwise it stays local to the papers that define it, because short acronyms
+collide across fields ("SDP", "MCTS" are safe, "PS" is not). The decisions depend only on the
+set of mentions, never on their order, so shards built apart resolve the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+
+from graph.model import ENTITY_TYPES, Entity, Mention, PaperExtraction, ResolvedCorpus
+from graph.slug import label_key, slugify
+
+_ACRONYM = re.compile(r"^[A-Za-z0-9][A-Za-z0-9\-+./]{0,11}$")
+_TYPE_RANK = {t: i for i, t in enumerate(ENTITY_TYPES)}
+_INVARIANT = ("ss", "us", "is", "ics", "ous", "sis", "xis", "ness")
+
+
+def singular(word: str) -> str:
+    """Cheap singular of an English head noun; leaves acronyms and Latin-ish words alone."""
+    if len(word) <= 3 or not word.isalpha() or word.isupper() or word.endswith(_INVARIANT):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "xes", "sses")):
+        return word[:-2]
+    if word.endswith("s"):
+        return word[:-1]
+    return word
+
+
+def alias_key(name: str) -> str:
+    """label_key with a singular head word: plural variants are not worth an alias."""
+    head, _, last = label_key(name).rpartition(" ")
+    return f"{head} {singular(last)}" if head else singular(last)
+
+
+def merge_key(name: str) -> str:
+    # Spaces go too: "CIFAR-10" = "CIFAR10" = "cifar 10"; "GraphSAGE" = "Graph SAGE".
+    return alias_key(name).replace(" ", "")
+
+
+def is_acronym(name: str) -> bool:
+    stripped = name.strip()
+    if " " in stripped or not _ACRONYM.match(stripped):
+        return False
+    capitals = sum(ch.isupper() for ch in stripped)
+    return capitals >= 2 and capitals >= len(stripped.rstrip("s")) / 2
+
+
+class _UnionFind:
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+
+    def find(self, item: str) -> str:
+        self.parent.setdefault(item, item)
+        root = item
+        while self.parent[root] != root:
+            root = self.parent[root]
+        while self.parent[item] != root:
+            self.parent[item], item = root, self.parent[item]
+        return root
+
+    def union(self, a: str, b: str) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            # The smaller key wins, so the result does not depend on the order of unions.
+            if rb < ra:
+                ra, rb = rb, ra
+            self.parent[rb] = ra
+
+
+def _names(mention: Mention) -> tuple[str, list[str]]:
+    """(preferred surface, other surfaces) of an entity mention."""
+    preferred = mention.label or mention.text
+    others = [mention.text, *mention.aliases]
+    return preferred, [name for name in others if name != preferred]
+
+
+def _acronym_long_forms(
+    extractions: Iterable[PaperExtraction],
+) -> dict[str, set[str]]:
+    """acronym key -> merge keys of the long forms the corpus defines for it."""
+    long_forms: dict[str, set[str]] = defaultdict(set)
+    for extraction in extractions:
+        for mention in extraction.mentions:
+            if mention.type not in ENTITY_TYPES:
+                continue
+            preferred, others = _names(mention)
+            if is_acronym(preferred):
+                continue
+            for name in others:
+                if is_acronym(name):
+                    long_forms[merge_key(name)].add(merge_key(preferred))
+    return long_forms
+
+
+def _node(paper_key: str, name: str, long_forms: Mapping[str, set[str]]) -> str:
+    """The union-find node of a name as used in one paper."""
+    key = merge_key(name)
+    if is_acronym(name) and len(long_forms.get(key, ())) > 1:
+        # Ambiguous across the corpus: only the paper's own definition may claim it.
+        return f"{paper_key}\x00{key}"
+    return key
+
+
+def resolve(
+    extractions: Sequence[PaperExtraction],
+    *,
+    known: Mapping[str, Entity] | None = None,
+) -> ResolvedCorpus:
+    """Group entity mentions into entities; `known` entities (already in a graph) keep their IRIs."""
+    long_forms = _acronym_long_forms(extractions)
+    for entity in (known or {}).values():
+        for alias in entity.aliases:
+            if is_acronym(alias) and not is_acronym(entity.label):
+                long_forms[merge_key(alias)].add(merge_key(entity.label))
+
+    groups = _UnionFind()
+    for entity in (known or {}).values():
+        anchor = merge_key(entity.label)
+        for alias in entity.aliases:
+            groups.union(anchor, _node("", alias, long_forms))
+
+    local_acronyms: dict[tuple[str, str], str] = {}
+    for extraction in extractions:
+        key = extraction.paper.key
+        for mention in extraction.mentions:
+            if mention.type not in ENTITY_TYPES:
+                continue
+            preferred, others = _names(mention)
+            anchor = _node(key, preferred, long_forms)
+            for name in others:
+                node = _node(key, name, long_forms)
+                groups.union(anchor, node)
+                if is_acronym(name) and not is_acronym(preferred):
+                    local_acronyms[(key, merge_key(name))] = anchor
+
+    def node_of(paper_key: str, name: str) -> str:
+        node = _node(paper_key, name, long_forms)
+        if "\x00" in node:
+            return local_acronyms.get((paper_key, merge_key(name)), node)
+        return node
+
+    # Collect, per group, the evidence that decides its type, label and aliases.
+    type_votes: dict[str, Counter[str]] = defaultdict(Counter)
+    label_votes: dict[str, Counter[str]] = defaultdict(Counter)
+    surfaces: dict[str, set[str]] = defaultdict(set)
+    papers: dict[str, set[str]] = defaultdict(set)
+    mention_roots: dict[str, list[str | None]] = {}
+    for extraction in extractions:
+        key = extraction.paper.key
+        roots: list[str | None] = []
+        for mention in extraction.mentions:
+            if mention.type not in ENTITY_TYPES:
+                roots.append(None)
+                continue
+            preferred, others = _names(mention)
+            root = groups.find(node_of(key, preferred))
+            type_votes[root][mention.type] += round(mention.confidence * 1000) + 1
+            weight = 2 if any(is_acronym(o) for o in others) and not is_acronym(preferred) else 1
+            label_votes[root][preferred] += weight
+            surfaces[root].update([preferred, *others])
+            papers[root].add(key)
+            roots.append(root)
+        mention_roots[key] = roots
+
+    known_by_root: dict[str, Entity] = {}
+    for entity in (known or {}).values():
+        known_by_root.setdefault(groups.find(merge_key(entity.label)), entity)
+
+    entities: dict[str, Entity] = {}
+    root_ref: dict[str, str] = {}
+    for root in sorted(set(label_votes) | set(known_by_root)):
+        previous = known_by_root.get(root)
+        if previous is not None:
+            entity = Entity(
+                type=previous.type,
+                slug=previous.slug,
+                label=previous.label,
+                aliases=set(previous.aliases),
+                papers=set(previous.papers),
+            )
+        else:
+            entity_type = min(type_votes[root].items(), key=lambda kv: (-kv[1], _TYPE_RANK[kv[0]]))[0]
+            label = _choose_label(label_votes[root])
+            entity = Entity(type=entity_type, slug=slugify(label), label=label)
+        seen = {alias_key(a) for a in entity.aliases} | {alias_key(entity.label)}
+        for name in sorted(surfaces.get(root, ())):
+            name_k = alias_key(name)
+            if name_k not in seen:
+                entity.aliases.add(name)
+                seen.add(name_k)
+        entity.papers |= papers.get(root, set())
+        twin = entities.get(entity.ref)
+        if twin is not None:
+            # Undefined uses of an ambiguous acronym in several papers: one node for the name.
+            twin.aliases |= entity.aliases
+            twin.papers |= entity.papers
+        else:
+            entities[entity.ref] = entity
+        root_ref[root] = entity.ref
+
+    links = {
+        key: [root_ref[root] if root is not None else None for root in roots]
+        for key, roots in mention_roots.items()
+    }
+    return ResolvedCorpus(
+        extractions={e.paper.key: e for e in extractions},
+        entities=entities,
+        links=links,
+    )
+
+
+def _choose_label(votes: Counter[str]) -> str:
+    """Most used non-acronym surface; ties go to a singular, the longer, then the smaller string."""
+
+    def rank(item: tuple[str, int]) -> tuple[bool, int, bool, int, str]:
+        name, count = item
+        plural = alias_key(name) != label_key(name)
+        return (is_acronym(name), -count, plural, -len(name), name)
+
+    return min(votes.items(), key=rank)[0]
