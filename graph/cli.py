@@ -1,0 +1,265 @@
+"""The `paperkg` command: thin wrappers over library functions.
+
+User errors (PaperkgError) print one line and exit 2; anything else is a bug and keeps its
+traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from graph.errors import PaperkgError
+
+STORE_HELP = "Store: a folder (embedded Oxigraph) or an http(s) URL of a SPARQL 1.1 server. " \
+             "Default: $PAPERKG_STORE or .paperkg/store"
+
+
+class UserError(click.ClickException):
+    exit_code = 2
+
+    def show(self, file=None) -> None:
+        click.echo(f"paperkg: error: {self.format_message()}", err=True)
+
+
+def user_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except PaperkgError as exc:
+            raise UserError(str(exc)) from None
+        except KeyError as exc:
+            if str(exc).startswith("\"unknown extractor"):
+                raise UserError(exc.args[0]) from None
+            raise
+
+    return wrapper
+
+
+store_option = click.option("--store", default=None, help=STORE_HELP)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="paperkg")
+def cli() -> None:
+    """Knowledge graphs of research literature from paper abstracts."""
+
+
+@cli.command()
+@click.argument("inputs", nargs=-1, type=click.Path())
+@click.option("--out", "out_dir", default="exports", show_default=True, help="Export folder.")
+@store_option
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 256),
+              help="Local processes for extraction.")
+@click.option("--scheduler", default=None, help="Dask scheduler address (tcp://host:port).")
+@click.option("--base-iri", default=None, help="Base IRI of the instances.")
+@click.option("--spacy-model", default=None, help="Installed spaCy pipeline to parse with.")
+@click.option("--add", "add", is_flag=True,
+              help="Add (or replace) these papers in the existing graph instead of rebuilding.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a TTY).")
+@user_errors
+def build(inputs, out_dir, store, workers, scheduler, base_iri, spacy_model, add, progress):
+    """Build the graph from corpus files (default: the demo corpus in data/)."""
+    from graph import nlp as nlp_loader
+
+    model = spacy_model or nlp_loader.DEFAULT_MODEL
+    show = sys.stderr.isatty() if progress is None else progress
+    if add:
+        from graph.incremental import add_files
+
+        if not inputs:
+            raise UserError("--add needs at least one INPUT file")
+        result = add_files(list(inputs), store=store, base=base_iri, spacy_model=model,
+                           out_dir=out_dir)
+        click.echo(result.summary())
+        return
+    from graph.build import build as run_build
+
+    result = run_build(list(inputs) or None, out_dir=out_dir, store=store, base=base_iri,
+                       workers=workers, scheduler=scheduler, spacy_model=model, progress=show)
+    for warning in result.warnings:
+        click.echo(f"paperkg: warning: {warning}", err=True)
+    click.echo(f"built {result.papers} papers, {result.entities} entities, "
+               f"{result.quads} quads into {result.store}")
+    if result.exports:
+        click.echo(f"exports: {', '.join(str(p) for p in result.exports)}")
+
+
+@cli.command()
+@click.argument("key")
+@store_option
+@user_errors
+def remove(key, store):
+    """Remove one paper (by key) and its facts from the graph."""
+    from graph.incremental import remove_paper
+    from graph.store import open_store
+
+    target = open_store(store)
+    try:
+        removed = remove_paper(target, key)
+    finally:
+        target.close()
+    if not removed:
+        raise UserError(f"no paper with key {key!r} in the store")
+    click.echo(f"removed paper {key}")
+
+
+@cli.command()
+@store_option
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=5000, show_default=True, type=int)
+@click.option("--workers", default=2, show_default=True, type=int, help="HTTP worker processes.")
+def serve(store, host, port, workers):
+    """Serve the SPARQL endpoint, graph API and web pages (gunicorn)."""
+    args = [sys.executable, "-m", "api.serve", "--host", host, "--port", str(port),
+            "--workers", str(workers)]
+    if store:
+        args += ["--store", store]
+    # graph/ never imports Flask: the server runs as its own program.
+    os.execv(sys.executable, args)
+
+
+@cli.command()
+@click.argument("sparql")
+@store_option
+@click.option("--format", "fmt", default="table", show_default=True,
+              type=click.Choice(["table", "json", "csv", "tsv", "xml", "turtle", "nt"]))
+@user_errors
+def query(sparql, store, fmt):
+    """Run a SPARQL query against the store and print the results."""
+    from graph.store import open_store
+    from graph.textquery import render
+
+    target = open_store(store, read_only=True)
+    try:
+        click.echo(render(target, sparql, fmt), nl=False)
+    finally:
+        target.close()
+
+
+@cli.command()
+@click.argument("node")
+@store_option
+@click.option("--depth", default=1, show_default=True, type=click.IntRange(1, 3))
+@click.option("--types", default=None, help="Comma-separated node types to keep.")
+@click.option("--limit", default=100, show_default=True, type=click.IntRange(1, 5000))
+@click.option("--json", "as_json", is_flag=True, help="Print nodes and edges as JSON.")
+@user_errors
+def neighbours(node, store, depth, types, limit, as_json):
+    """The k-hop neighbourhood of a node (an IRI, type/slug or paper/key)."""
+    from graph.network import neighbourhood_for_store
+
+    data = neighbourhood_for_store(store, node, depth=depth, types=_types(types), limit=limit)
+    if as_json:
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    for item in data["nodes"]:
+        click.echo(f"{item['type']:8} {item['label']}  <{item['iri']}>")
+    if data.get("truncated"):
+        click.echo(f"(trimmed to {limit} nodes)")
+
+
+@cli.command()
+@click.argument("node")
+@store_option
+@click.option("--depth", default=1, show_default=True, type=click.IntRange(1, 3))
+@click.option("--types", default=None, help="Comma-separated node types to keep.")
+@click.option("--limit", default=150, show_default=True, type=click.IntRange(1, 2000))
+@click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False))
+@user_errors
+def viz(node, store, depth, types, limit, out_path):
+    """Write a standalone, offline HTML view of a node's neighbourhood."""
+    from graph.store import open_store
+    from graph.viz import write_viz
+
+    target = open_store(store, read_only=True)
+    try:
+        write_viz(target, node, depth=depth, types=_types(types), limit=limit,
+                  out_path=Path(out_path))
+    finally:
+        target.close()
+    click.echo(f"wrote {out_path}")
+
+
+@cli.command()
+@store_option
+@click.option("--format", "fmt", required=True,
+              type=click.Choice(["ttl", "nt", "jsonld", "rdfxml", "trig", "nq", "graphml"]))
+@click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False))
+@user_errors
+def export(store, fmt, out_path):
+    """Export the graph in one format."""
+    from graph.store import open_store
+
+    target = open_store(store, read_only=True)
+    try:
+        if fmt == "graphml":
+            from graph.network import write_graphml
+
+            write_graphml(target, Path(out_path))
+        else:
+            from graph.export import export_store
+
+            export_store(target, fmt, Path(out_path))
+    finally:
+        target.close()
+    click.echo(f"wrote {out_path}")
+
+
+@cli.command(name="eval")
+@click.option("--gold", required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--limit", default=None, type=click.IntRange(1), help="Only the first N papers.")
+@click.option("--threshold", default=None, type=click.FloatRange(0, 1),
+              help="Drop mentions with confidence below this.")
+@user_errors
+def eval_cmd(gold, as_json, limit, threshold):
+    """Score the extractors against a gold file (precision, recall, F1 per type)."""
+    from graph.evaluate import run_eval
+
+    click.echo(run_eval(gold, as_json=as_json, limit=limit, threshold=threshold))
+
+
+@cli.command()
+@click.option("--out", "out_dir", default=None, help="Where to write the trained model.")
+@click.option("--scirex", "scirex_dir", default="../shared/data/scirex", show_default=True,
+              type=click.Path(exists=True, file_okay=False))
+@user_errors
+def train(out_dir, scirex_dir):
+    """Train the learned mention scorer on SciREX and write it to data/models/."""
+    from graph.train import train as run_train
+
+    click.echo(run_train(out_dir, scirex_dir=scirex_dir))
+
+
+@cli.command()
+@store_option
+@click.option("--json", "as_json", is_flag=True)
+@user_errors
+def stats(store, as_json):
+    """Counts of papers, entities per type, claims, results and triples."""
+    from graph.stats import store_stats
+
+    data = store_stats(store)
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+        return
+    width = max(len(k) for k in data)
+    for name, value in data.items():
+        click.echo(f"{name:<{width}}  {value}")
+
+
+def _types(value: str | None) -> list[str] | None:
+    return [t.strip() for t in value.split(",") if t.strip()] if value else None
+
+
+def main() -> None:
+    cli(prog_name="paperkg")

@@ -1,0 +1,57 @@
+"""Render SPARQL results for a terminal or a pipe (`paperkg query`)."""
+
+from __future__ import annotations
+
+import pyoxigraph as ox
+
+from graph.errors import QueryError
+
+_RESULT_FORMATS = {
+    "json": ox.QueryResultsFormat.JSON,
+    "csv": ox.QueryResultsFormat.CSV,
+    "tsv": ox.QueryResultsFormat.TSV,
+    "xml": ox.QueryResultsFormat.XML,
+}
+_GRAPH_FORMATS = {"turtle": ox.RdfFormat.TURTLE, "nt": ox.RdfFormat.N_TRIPLES}
+
+
+def term_text(term: object) -> str:
+    if term is None:
+        return ""
+    if isinstance(term, ox.Literal):
+        return term.value
+    if isinstance(term, ox.NamedNode):
+        return term.value
+    return str(term)
+
+
+def render(store, sparql: str, fmt: str = "table") -> str:
+    try:
+        result = store.query(sparql)
+    except SyntaxError as exc:
+        raise QueryError(f"query: {exc}") from None
+    if isinstance(result, ox.QueryBoolean):
+        if fmt in _RESULT_FORMATS:
+            return result.serialize(format=_RESULT_FORMATS[fmt]).decode("utf-8")
+        return ("true" if bool(result) else "false") + "\n"
+    if isinstance(result, ox.QueryTriples):
+        from graph.namespaces import PREFIXES
+
+        rdf_format = _GRAPH_FORMATS.get(fmt, ox.RdfFormat.TURTLE)
+        return ox.serialize(list(result), format=rdf_format, prefixes=PREFIXES).decode("utf-8")
+    if fmt in _RESULT_FORMATS:
+        return result.serialize(format=_RESULT_FORMATS[fmt]).decode("utf-8")
+    if fmt != "table":
+        raise QueryError(f"--format {fmt} is for CONSTRUCT/DESCRIBE queries; use table, json, csv")
+    names = [v.value for v in result.variables]
+    rows = [[term_text(solution[name]) for name in names] for solution in result]
+    return _table(names, rows)
+
+
+def _table(names: list[str], rows: list[list[str]]) -> str:
+    widths = [max([len(n)] + [len(r[i]) for r in rows]) for i, n in enumerate(names)]
+    lines = ["  ".join(n.ljust(w) for n, w in zip(names, widths)).rstrip(),
+             "  ".join("-" * w for w in widths)]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
+    lines.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
+    return "\n".join(lines) + "\n"
