@@ -24,7 +24,8 @@ DEFAULT_OUT = HERE / "dev.json"
 LABEL_TYPES = {"Method": "method", "Material": "dataset", "Task": "task", "Metric": "metric"}
 ENTITY_TYPES = ("method", "dataset", "model", "task", "metric")
 SOURCE = (
-    "SciREX train split (github.com/allenai/SciREX, commit 7daad660fe94f504433590b7a781cfabe1e179c6, "
+    "SciREX train split (github.com/allenai/SciREX, "
+    "commit 7daad660fe94f504433590b7a781cfabe1e179c6, "
     "Apache-2.0; Jain et al., ACL 2020): title + abstract of each document, with its Method/"
     "Material/Task/Metric mentions (Material scored as dataset); domains and claims hand-annotated "
     "for a subset (tests/gold/annotations.json)."
@@ -47,7 +48,25 @@ _TITLE_PREFIXES: dict[str, int] = {
     "1bb5520b": 9,  # Deep Networks with Internal Selective Attention through Feedback Connections
 }
 
-NO_SPACE_BEFORE = {",", ".", ";", ":", ")", "]", "}", "%", "?", "!", "”", "’", "'s", "’s", "n't", "'", "..."}
+NO_SPACE_BEFORE = {
+    ",",
+    ".",
+    ";",
+    ":",
+    ")",
+    "]",
+    "}",
+    "%",
+    "?",
+    "!",
+    "”",
+    "’",
+    "'s",
+    "’s",
+    "n't",
+    "'",
+    "...",
+}
 NO_SPACE_AFTER = {"(", "[", "{", "“", "‘", "$"}
 JOINERS = {"-", "/", "–"}
 
@@ -61,7 +80,12 @@ def detokenise(tokens: list[str]) -> tuple[str, list[tuple[int, int]]]:
     for tok in tokens:
         space = prev is not None
         if prev is not None:
-            if tok in NO_SPACE_BEFORE or tok in JOINERS or prev in NO_SPACE_AFTER or prev in JOINERS:
+            if (
+                tok in NO_SPACE_BEFORE
+                or tok in JOINERS
+                or prev in NO_SPACE_AFTER
+                or prev in JOINERS
+            ):
                 space = False
             # "document : V - Net : Fully" -> the colon after a word keeps its trailing space
         if space:
@@ -75,9 +99,19 @@ def detokenise(tokens: list[str]) -> tuple[str, list[tuple[int, int]]]:
 
 
 def _is_header(tokens: list[str]) -> bool:
-    return len(tokens) >= 2 and tokens[1] == ":" and tokens[0] in {
-        "section", "subsection", "subsubsection", "paragraph", "document", "bibliography",
-    }
+    return (
+        len(tokens) >= 2
+        and tokens[1] == ":"
+        and tokens[0]
+        in {
+            "section",
+            "subsection",
+            "subsubsection",
+            "paragraph",
+            "document",
+            "bibliography",
+        }
+    )
 
 
 def locate(doc: dict) -> tuple[list[str], list[tuple[int, int]]]:
@@ -212,7 +246,10 @@ def convert(doc: dict) -> dict | None:
             continue
         for a, b in mspans:
             cluster_of.setdefault((a, b), "S:" + key)
-    for key, mspans in sorted(doc.get("coref_non_salient", {}).items(), key=lambda kv: int(kv[0]) if kv[0].isdigit() else kv[0]):
+    for key, mspans in sorted(
+        doc.get("coref_non_salient", {}).items(),
+        key=lambda kv: int(kv[0]) if kv[0].isdigit() else kv[0],
+    ):
         for a, b in mspans:
             cluster_of.setdefault((a, b), "N:" + key)
 
@@ -222,8 +259,14 @@ def convert(doc: dict) -> dict | None:
             continue
         start, end = spans[a - lo][0], spans[b - 1 - lo][1]
         mentions.append(
-            {"type": LABEL_TYPES[label], "start": start, "end": end, "text": abstract[start:end],
-             "_cluster": cluster_of.get((a, b)), "_tokens": (a, b)}
+            {
+                "type": LABEL_TYPES[label],
+                "start": start,
+                "end": end,
+                "text": abstract[start:end],
+                "_cluster": cluster_of.get((a, b)),
+                "_tokens": (a, b),
+            }
         )
     # "Long Form (LF)": SciREX often puts the two in different clusters; they are one entity.
     by_tokens = {m["_tokens"]: m for m in mentions}
@@ -233,7 +276,11 @@ def convert(doc: dict) -> dict | None:
             for close in range(b + 2, min(b + 6, len(words))):
                 if words[close] == ")":
                     inner = by_tokens.get((b + 1, close))
-                    if inner is not None and inner["type"] == m["type"] and _looks_like_acronym(inner["text"]):
+                    if (
+                        inner is not None
+                        and inner["type"] == m["type"]
+                        and _looks_like_acronym(inner["text"])
+                    ):
                         inner["_with"] = m["_tokens"]
                     break
 
@@ -257,7 +304,9 @@ def convert(doc: dict) -> dict | None:
                     groups.union(i, by_cluster[c])
                 else:
                     by_cluster[c] = i
-            for n in {normalise(m["text"])} | ({normalise(key_name(c[2:]))} if c and c.startswith("S:") else set()):
+            for n in {normalise(m["text"])} | (
+                {normalise(key_name(c[2:]))} if c and c.startswith("S:") else set()
+            ):
                 if not n:
                     continue
                 if n in by_norm:
@@ -270,13 +319,21 @@ def convert(doc: dict) -> dict | None:
         for root in sorted(members):
             texts = [ms[i]["text"] for i in members[root]]
             counts = Counter(texts)
-            keys = sorted({key_name(ms[i]["_cluster"][2:]) for i in members[root]
-                           if ms[i]["_cluster"] and ms[i]["_cluster"].startswith("S:")})
+            keys = sorted(
+                {
+                    key_name(ms[i]["_cluster"][2:])
+                    for i in members[root]
+                    if ms[i]["_cluster"] and ms[i]["_cluster"].startswith("S:")
+                }
+            )
             # the name: the most frequent surface, then the longest, then the first seen
             name = sorted(counts, key=lambda t: (-counts[t], -len(t), texts.index(t)))[0]
             seen = {normalise(name)}
             aliases = []
-            for t in sorted(set(texts) | set(keys), key=lambda t: (texts.index(t) if t in texts else len(texts), t)):
+            for t in sorted(
+                set(texts) | set(keys),
+                key=lambda t: (texts.index(t) if t in texts else len(texts), t),
+            ):
                 n = normalise(t)
                 if n and n not in seen:
                     seen.add(n)
@@ -285,8 +342,13 @@ def convert(doc: dict) -> dict | None:
     for m in mentions:
         for k in ("_cluster", "_tokens", "_with"):
             m.pop(k, None)
-    paper = {"id": doc["doc_id"], "title": title, "abstract": abstract, "entities": entities,
-             "mentions": mentions}
+    paper = {
+        "id": doc["doc_id"],
+        "title": title,
+        "abstract": abstract,
+        "entities": entities,
+        "mentions": mentions,
+    }
     return paper
 
 
@@ -312,7 +374,10 @@ def _locate_claim(doc_id: str, i: int, text: str, c: dict) -> dict:
     sentence = c["text"]
     start = text.find(sentence)
     if start < 0:
-        raise SystemExit(f"{ANNOTATIONS}: paper {doc_id} claim {i}: sentence not found in abstract: {sentence[:60]!r}")
+        raise SystemExit(
+            f"{ANNOTATIONS}: paper {doc_id} claim {i}: "
+            f"sentence not found in abstract: {sentence[:60]!r}"
+        )
     end = start + len(sentence)
     quantities = []
     cursor = start
@@ -321,12 +386,20 @@ def _locate_claim(doc_id: str, i: int, text: str, c: dict) -> dict:
         if qs < 0:
             qs = text.find(q, start, end)
         if qs < 0:
-            raise SystemExit(f"{ANNOTATIONS}: paper {doc_id} claim {i}: quantity {q!r} not in its sentence")
+            raise SystemExit(
+                f"{ANNOTATIONS}: paper {doc_id} claim {i}: quantity {q!r} not in its sentence"
+            )
         quantities.append({"text": q, "start": qs, "end": qs + len(q)})
         cursor = qs + len(q)
     if c["kind"] not in {"empirical", "theoretical", "contribution"}:
         raise SystemExit(f"{ANNOTATIONS}: paper {doc_id} claim {i}: unknown kind {c['kind']!r}")
-    return {"start": start, "end": end, "text": sentence, "kind": c["kind"], "quantities": quantities}
+    return {
+        "start": start,
+        "end": end,
+        "text": sentence,
+        "kind": c["kind"],
+        "quantities": quantities,
+    }
 
 
 def build(scirex_dir: Path, annotations_path: Path | None = ANNOTATIONS) -> dict:
@@ -355,7 +428,10 @@ def main(argv: list[str] | None = None) -> int:
     gold = build(args.scirex)
     args.out.write_text(json.dumps(gold, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     n_ann = sum(1 for p in gold["papers"] if "claims" in p or "domains" in p)
-    print(f"wrote {args.out}: {len(gold['papers'])} papers ({n_ann} hand-annotated), skipped {len(gold['skipped'])}")
+    print(
+        f"wrote {args.out}: {len(gold['papers'])} papers ({n_ann} hand-annotated), "
+        f"skipped {len(gold['skipped'])}"
+    )
     return 0
 
 
