@@ -1,5 +1,7 @@
 """Writes fixture.trig: 15 invented papers in paperkg's RDF model (DESIGN §3), for the web tests.
 
+The records go through graph.rdf.corpus_quads, so the file is what a build would store.
+
 The abstracts are written for these tests. Paper `hostile01` carries markup, quotes and
 ampersands in its title, abstract, entity labels and claims, so every page and tooltip must
 escape them. Offsets are computed from the text so the provenance spans are exact.
@@ -9,30 +11,14 @@ Run: .venv/bin/python tests/web/data/make_fixture.py
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 import pyoxigraph as ox
 
-from graph.namespaces import (
-    DCTERMS,
-    DEFAULT_BASE,
-    OA,
-    PKG,
-    PROV,
-    RDF,
-    RDFS,
-    SCHEMA,
-    SKOS,
-    XSD,
-    annotation_iri,
-    claim_iri,
-    entity_iri,
-    extractor_iri,
-    paper_iri,
-    prefixes,
-    provenance_graph,
-    result_iri,
-)
+from graph.model import Entity, Mention, Paper, PaperExtraction, ResolvedCorpus, Result
+from graph.namespaces import DEFAULT_BASE, prefixes
+from graph.rdf import corpus_quads
 from graph.slug import slugify
 
 BASE = DEFAULT_BASE
@@ -41,32 +27,9 @@ OUT = Path(__file__).with_name("fixture.trig")
 SCRIPT = "<script>alert(1)</script>"
 IMG = "<img src=x onerror=alert(1)>"
 
-CLASS = {
-    "method": "Method",
-    "dataset": "Dataset",
-    "model": "Model",
-    "task": "Task",
-    "metric": "Metric",
-    "domain": "Domain",
-}
-LINK = {
-    "method": "usesMethod",
-    "dataset": "usesDataset",
-    "model": "usesModel",
-    "task": "addressesTask",
-    "metric": "reportsMetric",
-    "domain": "inDomain",
-}
-DOMAINS = {
-    "machine-learning": ("Machine learning", None),
-    "computer-vision": ("Computer vision", "machine-learning"),
-    "natural-language-processing": ("Natural language processing", "machine-learning"),
-    "graph-learning": ("Graph learning", "machine-learning"),
-}
-
 # (key, title, year, abstract, mentions, claims)
 # mention: (type, surface, label, proposed); the first occurrence of `surface` is the span.
-# domain mentions: ("domain", evidence surface, domain slug, False)
+# domain mentions: ("domain", evidence surface, slug of a data/taxonomy.ttl concept, False)
 # claim: (sentence surface, kind, about labels, results)
 # result: (quantity text, value, unit, metric, dataset, baseline)
 PAPERS: list[tuple] = [
@@ -110,7 +73,7 @@ PAPERS: list[tuple] = [
          ("dataset", "SQuAD", "SQuAD", False),
          ("metric", "F1", "F1", False),
          ("method", "full fine-tuning", "full fine-tuning", False),
-         ("domain", "question answering", "natural-language-processing", False)],
+         ("domain", "question answering", "question-answering", False)],
         [("On SQuAD, LoRA matches full fine-tuning with an F1 of 88.5 while training 0.5% of "
           "the weights.", "empirical", ["low-rank adaptation", "SQuAD"],
           [("88.5", "88.5", None, "F1", "SQuAD", "full fine-tuning")])],
@@ -136,7 +99,7 @@ PAPERS: list[tuple] = [
          ("method", "diffusion sampling", "diffusion sampling", False),
          ("dataset", "CIFAR-10", "CIFAR-10", False),
          ("metric", "FID", "FID", False),
-         ("domain", "diffusion sampling", "computer-vision", False)],
+         ("domain", "diffusion sampling", "image-generation", False)],
         [("On CIFAR-10, CSD reaches an FID of 3.9 with four steps.", "empirical",
           ["Consistency Step Distillation", "CIFAR-10"],
           [("3.9", "3.9", None, "FID", "CIFAR-10", None)])],
@@ -176,7 +139,7 @@ PAPERS: list[tuple] = [
          ("task", "question answering", "question answering", False),
          ("dataset", "SQuAD", "SQuAD", False),
          ("metric", "F1", "F1", False),
-         ("domain", "question answering", "natural-language-processing", False)],
+         ("domain", "question answering", "question-answering", False)],
         [("On SQuAD the F1 rises to 90.1.", "empirical", ["SQuAD", "F1"],
           [("90.1", "90.1", None, "F1", "SQuAD", None)])],
     ),
@@ -203,7 +166,7 @@ PAPERS: list[tuple] = [
          ("task", "machine translation", "machine translation", False),
          ("metric", "BLEU", "BLEU", False),
          ("dataset", "WMT14 English-German", "WMT14 English-German", False),
-         ("domain", "machine translation", "natural-language-processing", False)],
+         ("domain", "machine translation", "machine-translation", False)],
         [("Low-rank adaptation of GPT-2 for machine translation reaches 27.5 BLEU on "
           "WMT14 English-German.", "empirical", ["low-rank adaptation", "GPT-2"],
           [("27.5", "27.5", None, "BLEU", "WMT14 English-German", None)])],
@@ -230,7 +193,7 @@ PAPERS: list[tuple] = [
         [("method", "Diffusion sampling", "diffusion sampling", False),
          ("dataset", "CIFAR-10", "CIFAR-10", False),
          ("metric", "FID", "FID", False),
-         ("domain", "Diffusion sampling", "computer-vision", False)],
+         ("domain", "Diffusion sampling", "image-generation", False)],
         [("Diffusion sampling with a learned schedule generates CIFAR-10 images with an FID "
           "of 2.8.", "empirical", ["diffusion sampling", "CIFAR-10"],
           [("2.8", "2.8", None, "FID", "CIFAR-10", None)])],
@@ -286,126 +249,57 @@ ALIASES = {
 }
 
 
-def nn(iri: str) -> ox.NamedNode:
-    return ox.NamedNode(iri)
-
-
-def lit(value: object, datatype: str | None = None) -> ox.Literal:
-    if datatype:
-        return ox.Literal(str(value), datatype=nn(datatype))
-    return ox.Literal(str(value))
-
-
-def build() -> ox.Dataset:
-    ds = ox.Dataset()
-    prov_graph = nn(provenance_graph(BASE))
-    dg = ox.DefaultGraph()
-
-    def add(s: str, p: str, o: ox.NamedNode | ox.Literal, g: object = dg) -> None:
-        ds.add(ox.Quad(nn(s), nn(p), o, g))
-
-    types: dict[str, str] = {}  # label -> type
-    papers_of: dict[str, set[str]] = {}
-    for slug, (label, broader) in DOMAINS.items():
-        iri = entity_iri(BASE, "domain", slug)
-        add(iri, RDF + "type", nn(PKG + "Domain"))
-        add(iri, RDF + "type", nn(SKOS + "Concept"))
-        add(iri, SKOS + "inScheme", nn(PKG + "Domains"))
-        add(iri, SKOS + "prefLabel", ox.Literal(label, language="en"))
-        if broader:
-            add(iri, SKOS + "broader", nn(entity_iri(BASE, "domain", broader)))
-
-    def ent(type_: str, label: str) -> str:
-        if type_ == "domain":
-            return entity_iri(BASE, "domain", label)
-        types[label] = type_
-        return entity_iri(BASE, type_, slugify(label))
-
+def build() -> list[ox.Quad]:
+    """The fixture as model records, turned into quads by graph.rdf exactly as a build would."""
+    extractions: dict[str, PaperExtraction] = {}
+    links: dict[str, list[str | None]] = {}
+    entities: dict[str, Entity] = {}
+    types: dict[str, str] = {}
     for key, title, year, abstract, mentions, claims in PAPERS:
-        paper = paper_iri(BASE, key)
-        add(paper, RDF + "type", nn(PKG + "Paper"))
-        add(paper, RDF + "type", nn(SCHEMA + "ScholarlyArticle"))
-        add(paper, DCTERMS + "title", lit(title))
-        add(paper, RDFS + "label", lit(title))
-        add(paper, DCTERMS + "abstract", lit(abstract))
-        add(paper, DCTERMS + "identifier", lit(key))
-        add(paper, DCTERMS + "issued", lit(year, XSD + "gYear"))
-        add(paper, SCHEMA + "isPartOf", lit("Fixture Proceedings & Co"))
-        n_ann = 0
+        paper = Paper(key=key, abstract=abstract, title=title, id=key, year=year,
+                      venue="Fixture Proceedings & Co", source=f"fixture:{key}")
+        found: list[Mention] = []
+        refs: list[str | None] = []
         for type_, surface, label, proposed in mentions:
-            iri = ent(type_, label)
-            papers_of.setdefault(iri, set()).add(key)
-            add(paper, PKG + ("proposes" if proposed else LINK[type_]), nn(iri))
             start = abstract.index(surface)
-            n_ann += 1
-            annotate(add, prov_graph, key, n_ann, iri, paper, start, start + len(surface),
-                     surface, type_, 0.9 if proposed else 0.75)
-        for n, (sentence, kind, about, results) in enumerate(claims, start=1):
-            claim = claim_iri(BASE, key, n)
-            add(paper, PKG + "makesClaim", nn(claim))
-            add(claim, RDF + "type", nn(PKG + "Claim"))
-            add(claim, RDF + "type", nn(SCHEMA + "Claim"))
-            add(claim, SCHEMA + "text", lit(sentence))
-            add(claim, RDFS + "label", lit(f"Claim {n} of {key}"))
-            add(claim, PKG + "claimKind", nn(PKG + kind.capitalize()))
-            for label in about:
-                add(claim, PKG + "about", nn(ent(types[label], label)))
-            for m, (text, value, unit, metric, dataset, baseline) in enumerate(results, 1):
-                res = result_iri(BASE, key, n, m)
-                add(claim, PKG + "result", nn(res))
-                add(res, RDF + "type", nn(PKG + "Result"))
-                add(res, PKG + "value", lit(value, XSD + "decimal"))
-                add(res, SCHEMA + "text", lit(text))
-                if unit:
-                    add(res, PKG + "unit", lit(unit))
-                add(res, PKG + "metric", nn(ent("metric", metric)))
-                add(res, PKG + "dataset", nn(ent("dataset", dataset)))
-                if baseline:
-                    if baseline in types:
-                        add(res, PKG + "baseline", nn(ent(types[baseline], baseline)))
-                    else:
-                        add(res, PKG + "baseline", lit(baseline))
+            if type_ == "domain":
+                found.append(Mention(type="domain", text=surface, start=start,
+                                     end=start + len(surface), extractor="domains.v1",
+                                     confidence=0.6, label=label))
+                refs.append(None)
+                continue
+            slug = slugify(label)
+            ref = f"{type_}/{slug}"
+            types[label] = type_
+            entity = entities.setdefault(ref, Entity(type=type_, slug=slug, label=label))
+            entity.papers.add(key)
+            entity.aliases.update(ALIASES.get(label, ()))
+            found.append(Mention(type=type_, text=surface, start=start, end=start + len(surface),
+                                 extractor=f"{type_}s.v1", confidence=0.9 if proposed else 0.75,
+                                 label=label, proposed=proposed))
+            refs.append(ref)
+        for sentence, kind, _about, results in claims:
             start = abstract.index(sentence)
-            n_ann += 1
-            annotate(add, prov_graph, key, n_ann, claim, paper, start, start + len(sentence),
-                     sentence, "claim", 0.6)
-
-    for label, type_ in types.items():
-        iri = ent(type_, label)
-        add(iri, RDF + "type", nn(PKG + CLASS[type_]))
-        add(iri, RDF + "type", nn(SKOS + "Concept"))
-        add(iri, RDFS + "label", lit(label))
-        add(iri, PKG + "support", lit(len(papers_of.get(iri, ())), XSD + "integer"))
-        for alias in ALIASES.get(label, ()):
-            add(iri, SKOS + "altLabel", lit(alias))
-    return ds
-
-
-def annotate(add, graph, key, n, body, paper, start, end, exact, type_, confidence) -> None:
-    ann = annotation_iri(BASE, key, n)
-    extractor = {"claim": "claims.v1", "domain": "domains.v1"}.get(type_, f"{type_}s.v1")
-    add(ann, RDF + "type", nn(OA + "Annotation"), graph)
-    add(ann, OA + "hasBody", nn(body), graph)
-    add(ann, OA + "hasTarget", nn(ann + "#target"), graph)
-    add(ann, PKG + "confidence", lit(confidence, XSD + "decimal"), graph)
-    add(ann, PROV + "wasGeneratedBy", nn(extractor_iri(extractor)), graph)
-    add(ann + "#target", OA + "hasSource", nn(paper), graph)
-    add(ann + "#target", OA + "hasSelector", nn(ann + "#position"), graph)
-    add(ann + "#target", OA + "hasSelector", nn(ann + "#quote"), graph)
-    add(ann + "#position", RDF + "type", nn(OA + "TextPositionSelector"), graph)
-    add(ann + "#position", OA + "start", lit(start, XSD + "nonNegativeInteger"), graph)
-    add(ann + "#position", OA + "end", lit(end, XSD + "nonNegativeInteger"), graph)
-    add(ann + "#quote", RDF + "type", nn(OA + "TextQuoteSelector"), graph)
-    add(ann + "#quote", OA + "exact", lit(exact), graph)
+            records = []
+            for text, value, unit, metric, dataset, baseline in results:
+                at = abstract.index(text, start)
+                records.append(Result(value=Decimal(value), text=text, start=at,
+                                      end=at + len(text), unit=unit, metric=metric,
+                                      dataset=dataset, baseline=baseline))
+            found.append(Mention(type="claim", text=sentence, start=start,
+                                 end=start + len(sentence), extractor="claims.v1",
+                                 confidence=0.6, claim_kind=kind, results=tuple(records)))
+            refs.append(None)
+        extractions[key] = PaperExtraction(paper=paper, mentions=found)
+        links[key] = refs
+    resolved = ResolvedCorpus(extractions=extractions, entities=entities, links=links)
+    return corpus_quads(resolved, base=BASE)
 
 
 def main() -> None:
-    ds = build()
-    # Sorted so the file is stable from run to run and each graph is written as one block.
-    quads = sorted(ds, key=lambda q: (str(q.graph_name), str(q.subject), str(q.predicate),
-                                      str(q.object)))
-    text = ox.serialize(quads, format=ox.RdfFormat.TRIG, prefixes=prefixes(BASE))
-    OUT.write_bytes(text)
+    quads = build()
+    OUT.write_bytes(ox.serialize(quads, format=ox.RdfFormat.TRIG, prefixes=prefixes(BASE)))
+    print(f"wrote {len(quads)} quads to {OUT}")
 
 
 if __name__ == "__main__":
