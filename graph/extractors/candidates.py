@@ -1,0 +1,365 @@
+"""Entity candidates of one abstract, computed once and shared by the five entity extractors.
+
+Candidates come from lexicon hits, acronym definitions (and later uses of the acronym),
+trimmed noun chunks and coined names (ResNet-50, ViT-B/16, GPT-5.4). Each gets one type from
+the evidence classify.py finds, a confidence, the preferred label and aliases, and whether the
+abstract presents it as its own contribution. methods.py, datasets.py ... pick their type.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from spacy.tokens import Doc, Span, Token
+
+from graph.extractors import acronyms, classify, lexicon
+from graph.model import Mention
+
+CACHE_KEY = "paperkg.entity_candidates.v1"
+#: below this a candidate is not emitted at all
+MIN_CONFIDENCE = 0.35
+# Longer phrases are more often descriptions than names.
+MAX_PHRASE_TOKENS = 7
+
+# Lexicon forms that are ordinary words as well: weaker evidence.
+_GENERIC_LEXICON_STRENGTH = 0.55
+_LEXICON_STRENGTH = 0.92
+_ACRONYM_STRENGTH = 0.25
+
+_PROPOSE_VERBS = frozenset(
+    "propose introduce present develop design devise build create construct formulate offer "
+    "contribute release collect curate establish describe".split()
+)
+_NAMING_VERBS = frozenset("call name dub term coin denote".split())
+_OWN_SUBJECTS = frozenset("we i paper work article study letter".split())
+_NOVEL = frozenset("novel new".split())
+_OWN_MARKERS = frozenset("our proposed".split())
+
+
+@dataclass(frozen=True)
+class Candidate:
+    type: str
+    start: int
+    end: int
+    text: str
+    confidence: float
+    label: str | None = None
+    aliases: tuple[str, ...] = ()
+    proposed: bool = False
+    #: which generators found it: "lexicon", "acronym", "acronym-use", "chunk", "name"
+    sources: tuple[str, ...] = ()
+    #: the evidence per type that decided it, for the learned scorer
+    evidence: tuple[tuple[str, float], ...] = ()
+
+    def mention(self, extractor: str) -> Mention:
+        return Mention(
+            type=self.type,
+            text=self.text,
+            start=self.start,
+            end=self.end,
+            extractor=extractor,
+            confidence=round(self.confidence, 4),
+            label=self.label,
+            aliases=self.aliases,
+            proposed=self.proposed,
+        )
+
+
+@dataclass
+class _Draft:
+    span: Span
+    evidence: dict[str, list[float]] = field(default_factory=dict)
+    sources: set[str] = field(default_factory=set)
+    label: str | None = None
+    aliases: list[str] = field(default_factory=list)
+    lexicon_type: str | None = None
+
+    def add(self, evidence: dict[str, float]) -> None:
+        for etype, strength in evidence.items():
+            self.evidence.setdefault(etype, []).append(strength)
+
+
+def candidates(doc: Doc) -> tuple[Candidate, ...]:
+    """The doc's candidates, every type, computed on first use and cached on the Doc."""
+    cached = doc.user_data.get(CACHE_KEY)
+    if cached is None:
+        cached = tuple(_generate(doc))
+        doc.user_data[CACHE_KEY] = cached
+    return cached
+
+
+def mentions(doc: Doc, etype: str, extractor: str, min_confidence: float = MIN_CONFIDENCE) -> list[Mention]:
+    return [c.mention(extractor) for c in candidates(doc) if c.type == etype and c.confidence >= min_confidence]
+
+
+# --- generation -------------------------------------------------------------------------
+
+
+def trim(span: Span) -> Span:
+    """Drop determiners, pronouns, counts and evaluative words in front, punctuation at the end."""
+    doc = span.doc
+    start, end = span.start, span.end
+    while start < end:
+        tok = doc[start]
+        if (
+            tok.dep_ in {"det", "poss", "predet", "nummod"}
+            or tok.pos_ in {"PRON", "DET", "PUNCT", "ADV", "CCONJ", "ADP", "PART"}
+            or tok.lower_ in classify.EVALUATIVE
+            or (tok.like_num and tok.pos_ == "NUM")
+        ):
+            start += 1
+        else:
+            break
+    while end > start and (doc[end - 1].pos_ in {"PUNCT", "PART"} or doc[end - 1].text in {"-", "'s"}):
+        end -= 1
+    return doc[start:end]
+
+
+def _glued_names(doc: Doc) -> list[Span]:
+    """Runs of tokens written without spaces that make one coined name: "ViT-B/16", "Llama-2-7B"."""
+    spans: list[Span] = []
+    i = 0
+    while i < len(doc):
+        j = i + 1
+        while (
+            j < len(doc)
+            and doc[j - 1].whitespace_ == ""
+            and (doc[j].text in {"-", "/", "."} or doc[j - 1].text in {"-", "/", "."})
+            and not doc[j].is_sent_start
+            and doc[j].text not in {")", "(", ",", ";", ":"}
+        ):
+            j += 1
+        while j > i + 1 and doc[j - 1].text in {"-", "/", "."}:
+            j -= 1
+        span = doc[i:j]
+        if classify.is_name_shaped(span.text) and not all(t.is_punct for t in span):
+            spans.append(span)
+        i = j
+    return spans
+
+
+def _is_proposed(span: Span) -> bool:
+    doc = span.doc
+    # "our X", "the proposed X", "X, a novel ..."
+    for k in range(max(span.sent.start, span.start - 3), span.start):
+        if doc[k].lower_ in _OWN_MARKERS and all(not t.is_punct for t in doc[k : span.start]):
+            return True
+    tok = span.root
+    for child in tok.children:
+        if child.dep_ == "appos" and any(t.lower_ in _NOVEL for t in child.subtree):
+            return True
+    # climb "X and Y", "X (ACR)", "a framework, X" to the word the verb governs
+    seen = 0
+    while tok.dep_ in {"conj", "appos", "compound", "amod", "nmod"} and tok.head is not tok and seen < 4:
+        tok = tok.head
+        seen += 1
+        if tok.dep_ != "appos" and any(c.dep_ == "appos" and c.i >= span.start and c.i < span.end for c in tok.children):
+            if any(t.lower_ in _NOVEL for t in doc[tok.left_edge.i : span.start]):
+                return True
+    head = tok.head
+    if tok.dep_ in {"oprd", "xcomp", "dobj", "attr"} and head.lemma_.lower() in _NAMING_VERBS:
+        return True
+    if tok.dep_ in {"dobj", "nsubjpass", "attr"} and head.lemma_.lower() in _PROPOSE_VERBS:
+        subjects = [c for c in head.children if c.dep_ in {"nsubj", "nsubjpass"}]
+        if tok.dep_ == "nsubjpass":
+            return True
+        if not subjects:
+            return True
+        return any(s.lower_ in _OWN_SUBJECTS or any(t.lower_ in {"paper", "work"} for t in s.subtree) for s in subjects)
+    return False
+
+
+def _combine(strengths: list[float]) -> float:
+    """Noisy-or of independent pieces of evidence."""
+    miss = 1.0
+    for s in strengths:
+        miss *= 1.0 - s
+    return 1.0 - miss
+
+
+def _generate(doc: Doc) -> list[Candidate]:
+    drafts: dict[tuple[int, int], _Draft] = {}
+
+    def draft(span: Span) -> _Draft:
+        key = (span.start, span.end)
+        if key not in drafts:
+            drafts[key] = _Draft(span)
+        return drafts[key]
+
+    # 1. lexicon hits; a hit inside a longer hit of the same type is dropped
+    hits = sorted(lexicon.find(doc), key=lambda h: (-(h.span.end - h.span.start), h.span.start))
+    covered: dict[str, set[int]] = {}
+    for hit in hits:
+        toks = set(range(hit.span.start, hit.span.end))
+        if toks & covered.setdefault(hit.type, set()):
+            continue
+        covered[hit.type] |= toks
+        d = draft(hit.span)
+        d.sources.add("lexicon")
+        generic = len(hit.span) == 1 and hit.span.text.islower() and not any(c.isdigit() for c in hit.span.text)
+        d.add({hit.type: _GENERIC_LEXICON_STRENGTH if generic else _LEXICON_STRENGTH})
+        d.lexicon_type = d.lexicon_type or hit.type
+        if hit.name != hit.span.text:
+            d.label = hit.name
+
+    # 2. acronym definitions and later uses of the acronym
+    pairs = acronyms.find_pairs(doc)
+    short_forms: dict[str, _Draft] = {}
+    for pair in pairs:
+        d = draft(pair.long)
+        d.sources.add("acronym")
+        if pair.short.text not in d.aliases:
+            d.aliases.append(pair.short.text)
+        d.add(classify.head_evidence(pair.long))
+        short_forms.setdefault(pair.short.text, d)
+        if pair.short.text.endswith("s"):
+            short_forms.setdefault(pair.short.text[:-1], d)
+        short = draft(pair.short)
+        short.sources.add("acronym-use")
+    for tok in doc:
+        d = short_forms.get(tok.text) or (short_forms.get(tok.text[:-1]) if tok.text.endswith("s") else None)
+        if d is not None and not (d.span.start <= tok.i < d.span.end):
+            use = draft(doc[tok.i : tok.i + 1])
+            use.sources.add("acronym-use")
+
+    # 3. noun chunks, trimmed; "X dataset" / "X model" name X
+    for chunk in doc.noun_chunks:
+        span = trim(chunk)
+        if not len(span) or len(span) > MAX_PHRASE_TOKENS:
+            continue
+        if len(span) == 1 and (span[0].lower_ in classify.GENERIC or span[0].lemma_.lower() in classify.GENERIC):
+            continue
+        if span.root.pos_ == "PRON" or all(t.is_stop for t in span):
+            continue
+        last = span[-1]
+        rest = span.doc[span.start : span.end - 1]
+        if (
+            len(rest)
+            and last.lemma_.lower() in classify.GENERIC | {"corpus", "treebank"}
+            and classify.is_name_shaped(rest.text)
+            and all(classify.is_name_shaped(t.text) or t.pos_ == "PROPN" or t.is_punct for t in rest)
+        ):
+            name = draft(rest)
+            name.sources.add("name")
+            head = classify.head_evidence(span)
+            if head:
+                etype, strength = next(iter(head.items()))
+                name.add({etype: max(strength, 0.6)})
+            continue
+        d = draft(span)
+        d.sources.add("chunk")
+        d.add(classify.head_evidence(span))
+
+    # 4. coined names written without spaces; one that extends a lexicon name ("Llama-2-7B"
+    # from "Llama-2") is of its type
+    for span in _glued_names(doc):
+        d = draft(span)
+        d.sources.add("name")
+        for hit in hits:
+            if span.start <= hit.span.start and hit.span.end <= span.end and len(hit.span) < len(span):
+                d.add({hit.type: _LEXICON_STRENGTH})
+                d.sources.add("lexicon-variant")
+
+    # type each draft
+    by_short: dict[str, tuple[str, float]] = {}
+    out: list[Candidate] = []
+    for (s, e), d in sorted(drafts.items()):
+        if "acronym-use" in d.sources and "lexicon" not in d.sources:
+            continue  # typed after their long forms
+        cand = _decide(d)
+        if cand is not None:
+            out.append(cand)
+            for alias in cand.aliases:
+                by_short[alias] = (cand.type, cand.confidence)
+    for (s, e), d in sorted(drafts.items()):
+        if "acronym-use" not in d.sources or "lexicon" in d.sources:
+            continue
+        text = d.span.text
+        long = short_forms.get(text) or short_forms.get(text[:-1])
+        if long is None:
+            continue
+        long_alias = long.aliases[0] if long.aliases else text
+        typed = by_short.get(long_alias)
+        if typed is None:
+            continue
+        etype, conf = typed
+        out.append(
+            Candidate(
+                type=etype,
+                start=d.span.start_char,
+                end=d.span.end_char,
+                text=text,
+                confidence=conf,
+                label=long.label or long.span.text,
+                aliases=(long_alias,),
+                proposed=_is_proposed(d.span),
+                sources=tuple(sorted(d.sources)),
+                evidence=((etype, conf),),
+            )
+        )
+    return _resolve_overlaps(out)
+
+
+def _decide(d: _Draft) -> Candidate | None:
+    span = d.span
+    d.add(classify.context_evidence(span))
+    shape = classify.model_shape(span.text)
+    if shape:
+        d.add({"model": shape})
+    named = classify.is_name_shaped(span.text)
+    # a proper name with no other evidence: most coined names in abstracts are methods
+    if named and not d.evidence:
+        d.add({"method": 0.3})
+    scores = {etype: _combine(vals) for etype, vals in d.evidence.items()}
+    if not scores:
+        return None
+    if "acronym" in d.sources:
+        best = max(scores, key=scores.get)
+        scores[best] = _combine([scores[best], _ACRONYM_STRENGTH])
+    # a named variant of a model family, or a lexicon model, is a model rather than a method
+    if scores.get("model", 0) and scores.get("method", 0) and scores["model"] >= 0.75:
+        scores["model"] = max(scores["model"], scores.pop("method"))
+    etype = max(scores, key=lambda t: (scores[t], t == d.lexicon_type))
+    conf = scores[etype]
+    if "chunk" in d.sources and "lexicon" not in d.sources and "acronym" not in d.sources:
+        # descriptions, not names: the longer, the less likely an entity
+        conf *= 1.0 - 0.06 * max(0, len(span) - 2)
+    if conf < MIN_CONFIDENCE:
+        return None
+    aliases = tuple(a for a in d.aliases if a != (d.label or span.text))
+    if d.label and span.text != d.label and span.text not in aliases:
+        aliases = (span.text,) + aliases
+    return Candidate(
+        type=etype,
+        start=span.start_char,
+        end=span.end_char,
+        text=span.text,
+        confidence=min(conf, 0.99),
+        label=d.label,
+        aliases=aliases,
+        proposed=_is_proposed(span),
+        sources=tuple(sorted(d.sources)),
+        evidence=tuple(sorted(scores.items())),
+    )
+
+
+_TIERS = {"lexicon": 2, "lexicon-variant": 2, "acronym": 2, "acronym-use": 2, "name": 1, "chunk": 0}
+
+
+def _tier(c: Candidate) -> int:
+    return max(_TIERS[s] for s in c.sources)
+
+
+def _resolve_overlaps(cands: list[Candidate]) -> list[Candidate]:
+    """Within a type, of overlapping candidates keep the one with the best kind of evidence
+    (a known or defined name, then a coined name, then a phrase), then the longer one."""
+    kept: list[Candidate] = []
+    taken: dict[str, list[tuple[int, int]]] = {}
+    for c in sorted(cands, key=lambda c: (-_tier(c), -(c.end - c.start), -c.confidence, c.start)):
+        spans = taken.setdefault(c.type, [])
+        if any(c.start < e and s < c.end for s, e in spans):
+            continue
+        spans.append((c.start, c.end))
+        kept.append(c)
+    kept.sort(key=lambda c: (c.start, c.end, c.type))
+    return kept
