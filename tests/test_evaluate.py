@@ -340,7 +340,9 @@ def test_dev_gold_is_consistent() -> None:
             for q in claim["quantities"]:
                 assert claim["start"] <= q["start"] < q["end"] <= claim["end"]
     annotated = [p for p in data["papers"] if "domains" in p]
+    assert len(annotated) >= 40
     assert all(1 <= len(p["domains"]) <= 3 for p in annotated)
+    assert all(p["claims"] for p in annotated)
 
 
 def _fake_methods(doc) -> list[Mention]:
