@@ -1,0 +1,592 @@
+"""pyvis views of networkx subgraphs: capped, offline, stabilised then frozen.
+
+A view is one HTML page drawn with vis-network (the copy bundled in the pyvis package). Node
+and edge data come from pyvis's `Network` (so its normalisation rules apply), the page from
+this module's own template, which loads nothing from outside: in the server vis-network is
+linked once from the static folder; `write_viz` inlines it so a saved file works offline.
+
+Safety: every string from the graph (labels, aliases, claim text) reaches the page only as
+JSON inside `<script type="application/json">` (with `<`, `>`, `&` escaped) or as Jinja
+autoescaped text. Tooltips are plain text, which vis-network sets with `innerText`.
+
+Speed: physics runs a bounded number of stabilisation iterations with straight edges, then
+is switched off on `stabilizationIterationsDone`, so a page is still and interactive as soon
+as the layout is computed (bench/bench_viz.py measures this against pyvis's defaults).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Hashable, Iterable, Mapping
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import networkx as nx
+from pyvis.network import Network
+
+from graph.namespaces import DEFAULT_BASE
+
+#: Largest number of nodes a view shows; bigger subgraphs are trimmed (and the page says so).
+DEFAULT_CAP = 150
+#: Node types with their legend name, colour and vis-network shape.
+NODE_STYLES: dict[str, tuple[str, str, str]] = {
+    "paper": ("Paper", "#4e79a7", "square"),
+    "method": ("Method", "#f28e2b", "dot"),
+    "dataset": ("Dataset", "#59a14f", "diamond"),
+    "model": ("Model", "#e15759", "hexagon"),
+    "task": ("Task", "#76b7b2", "triangle"),
+    "metric": ("Metric", "#edc948", "triangleDown"),
+    "domain": ("Domain", "#b07aa1", "star"),
+    "claim": ("Claim", "#9c755f", "box"),
+}
+#: Style of nodes that stand for many others ("+12 papers") and of unknown types.
+MORE_STYLE = ("More", "#bab0ac", "dot")
+OTHER_STYLE = ("Other", "#79706e", "dot")
+#: Edge relations with the words the page shows for them.
+RELATION_LABELS: dict[str, str] = {
+    "proposes": "proposes",
+    "usesMethod": "uses method",
+    "usesDataset": "uses dataset",
+    "usesModel": "uses model",
+    "addressesTask": "addresses task",
+    "reportsMetric": "reports metric",
+    "inDomain": "in domain",
+    "makesClaim": "makes claim",
+    "about": "about",
+    "broader": "broader",
+    "cooccurs": "co-occurs",
+    "more": "more",
+}
+LABEL_CHARS = 40
+VIS_LIB = "vis-9.1.2"
+
+
+def node_ref(node: Hashable, attrs: Mapping[str, Any], base: str = DEFAULT_BASE) -> tuple[str, str]:
+    """(type, slug) of a node given as an IRI under `base`, a "type/slug" ref or with attrs."""
+    if attrs.get("type") and attrs.get("slug"):
+        return str(attrs["type"]), str(attrs["slug"])
+    text = str(attrs.get("iri") or node)
+    if text.startswith(base):
+        text = text[len(base) :]
+    elif "/id/" in text:
+        text = text.rsplit("/id/", 1)[1]
+    type_, _, slug = text.partition("/")
+    if not slug:
+        return str(attrs.get("type") or "other"), type_
+    return str(attrs.get("type") or type_), slug
+
+
+def _relation(attrs: Mapping[str, Any]) -> str:
+    raw = str(attrs.get("relation") or attrs.get("predicate") or attrs.get("label") or "")
+    # An IRI or a prefixed name: keep the local name.
+    for sep in ("#", "/", ":"):
+        raw = raw.rsplit(sep, 1)[-1]
+    return raw
+
+
+def _shorten(text: str, limit: int = LABEL_CHARS) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _support(attrs: Mapping[str, Any]) -> int:
+    try:
+        return max(int(attrs.get("support") or attrs.get("count") or 0), 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def cap_graph(
+    graph: nx.Graph, cap: int, *, centre: Hashable | None = None
+) -> tuple[nx.Graph, bool]:
+    """At most `cap` nodes of `graph`: the centre first, then by hops from it, then support.
+
+    Returns the subgraph and whether anything was left out.
+    """
+    if cap < 1:
+        raise ValueError(f"cap must be at least 1, not {cap}")
+    if graph.number_of_nodes() <= cap:
+        return graph, False
+    distance: dict[Hashable, int] = {}
+    if centre is not None and centre in graph:
+        undirected = graph.to_undirected(as_view=True)
+        distance = dict(nx.single_source_shortest_path_length(undirected, centre))
+    far = len(graph) + 1
+    ranked = sorted(
+        graph.nodes(data=True),
+        key=lambda item: (
+            distance.get(item[0], far),
+            -_support(item[1]),
+            -graph.degree(item[0]),
+            str(item[0]),
+        ),
+    )
+    keep = [node for node, _ in ranked[:cap]]
+    return graph.subgraph(keep).copy(), True
+
+
+def _tooltip(type_: str, attrs: Mapping[str, Any], label: str) -> str:
+    """Plain text: vis-network sets it with innerText, so nothing here is markup."""
+    name = NODE_STYLES.get(type_, OTHER_STYLE)[0]
+    lines = [f"{name}: {label}"]
+    support = _support(attrs)
+    if type_ == "paper":
+        if attrs.get("year"):
+            lines.append(f"Year: {attrs['year']}")
+    elif type_ == "more":
+        pass
+    elif support:
+        lines.append(f"Support: {support} paper{'s' if support != 1 else ''}")
+    aliases = [str(a) for a in attrs.get("aliases") or () if str(a) != label]
+    if aliases:
+        lines.append("Also: " + ", ".join(sorted(aliases)[:8]))
+    if type_ == "claim" and attrs.get("text"):
+        lines.append(_shorten(str(attrs["text"]), 300))
+    return "\n".join(lines)
+
+
+def _physics(n_nodes: int) -> dict[str, Any]:
+    # Iterations grow slowly with size and are bounded; the layout is frozen afterwards anyway.
+    iterations = int(min(300, 60 + 25 * math.log2(max(n_nodes, 2))))
+    return {
+        "enabled": True,
+        "solver": "barnesHut",
+        "barnesHut": {
+            "gravitationalConstant": -6000,
+            "centralGravity": 0.35,
+            "springLength": 110,
+            "springConstant": 0.05,
+            "damping": 0.6,
+            "avoidOverlap": 0.2,
+        },
+        "maxVelocity": 60,
+        "minVelocity": 1.5,
+        "timestep": 0.6,
+        "adaptiveTimestep": True,
+        "stabilization": {
+            "enabled": True,
+            "iterations": iterations,
+            "updateInterval": iterations,
+            "fit": True,
+        },
+    }
+
+
+def view_options(n_nodes: int) -> dict[str, Any]:
+    """vis-network options of a view with `n_nodes` nodes."""
+    return {
+        "autoResize": True,
+        "nodes": {
+            "borderWidth": 1,
+            "font": {"size": 13, "face": "system-ui, sans-serif", "color": "#222"},
+            "scaling": {"min": 8, "max": 36, "label": {"enabled": False}},
+        },
+        "edges": {
+            # Straight edges: dynamic smoothing adds a physics body per edge.
+            "smooth": False,
+            "arrows": {"to": {"enabled": True, "scaleFactor": 0.45}},
+            "color": {"color": "#a9a9a9", "highlight": "#333333", "hover": "#555555"},
+            "font": {"size": 9, "align": "middle", "color": "#666666", "strokeWidth": 2},
+            "width": 1,
+        },
+        "layout": {"randomSeed": 7, "improvedLayout": n_nodes <= 100},
+        "interaction": {
+            "hover": True,
+            "tooltipDelay": 120,
+            "hideEdgesOnDrag": n_nodes > 200,
+            "navigationButtons": False,
+            "keyboard": False,
+        },
+        "physics": _physics(n_nodes),
+    }
+
+
+def view_data(
+    graph: nx.Graph,
+    *,
+    cap: int = DEFAULT_CAP,
+    centre: Hashable | None = None,
+    link_base: str | None = "/id",
+    base: str = DEFAULT_BASE,
+) -> dict[str, Any]:
+    """Nodes, edges and options of a view, through pyvis's `Network`, capped at `cap` nodes.
+
+    Node links are `{link_base}/{type}/{slug}`; with `link_base=None` a node links to its IRI.
+    """
+    total = graph.number_of_nodes()
+    shown, trimmed = cap_graph(graph, cap, centre=centre)
+    net = Network(directed=shown.is_directed(), cdn_resources="remote")
+    ids: dict[Hashable, str] = {}
+    for node, attrs in shown.nodes(data=True):
+        type_, slug = node_ref(node, attrs, base)
+        if type_ == "more":
+            label = str(attrs.get("label") or "more")
+        elif type_ == "claim":
+            label = "claim"
+        else:
+            label = str(attrs.get("label") or slug)
+        name, colour, shape = NODE_STYLES.get(type_, MORE_STYLE if type_ == "more" else OTHER_STYLE)
+        node_id = f"{type_}/{slug}"
+        ids[node] = node_id
+        extra: dict[str, Any] = {}
+        if type_ not in ("more", "other"):
+            extra["url"] = (
+                f"{link_base}/{type_}/{slug}" if link_base is not None else f"{base}{type_}/{slug}"
+            )
+        net.add_node(
+            node_id,
+            label=_shorten(label),
+            title=_tooltip(type_, attrs, label),
+            color=colour,
+            shape=shape,
+            value=max(_support(attrs), 1),
+            group=type_,
+            **extra,
+        )
+        if node == centre:
+            net.nodes[-1]["borderWidth"] = 4
+    for u, v, attrs in shown.edges(data=True):
+        relation = _relation(attrs)
+        words = RELATION_LABELS.get(relation, relation)
+        net.add_edge(ids[u], ids[v], label=words, title=words)
+    return {
+        "nodes": net.nodes,
+        "edges": net.edges,
+        "options": view_options(len(net.nodes)),
+        "total": total,
+        "shown": len(net.nodes),
+        "trimmed": trimmed,
+        "cap": cap,
+    }
+
+
+# -- pages --------------------------------------------------------------------------------------
+
+_TEMPLATE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{ title }} · paperkg</title>
+{% if inline_lib %}<style>{{ lib_css|safe }}</style>
+<script>{{ lib_js|safe }}</script>
+{% else %}<link rel="stylesheet" href="{{ static_url }}/vendor/vis-network/vis-network.min.css">
+<script src="{{ static_url }}/vendor/vis-network/vis-network.min.js"></script>
+{% endif %}<style>
+html, body { margin: 0; height: 100%; font: 14px/1.4 system-ui, sans-serif; color: #222; }
+body { display: flex; flex-direction: column; }
+header { padding: .4rem .8rem; border-bottom: 1px solid #ddd; background: #fafafa; }
+header h1 { font-size: 1.05rem; margin: 0 0 .2rem; }
+body.embed header h1 { display: none; }
+.notice { margin: .2rem 0; color: #7a4b00; }
+.legend { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: .2rem .9rem; }
+.legend li { display: flex; align-items: center; gap: .3rem; font-size: 12px; }
+.legend svg { width: 14px; height: 14px; }
+#graph { flex: 1; min-height: 320px; position: relative; }
+#graph-empty { padding: 2rem; color: #666; }
+div.vis-tooltip { white-space: pre-line; max-width: 28rem; font: 12px/1.35 system-ui, sans-serif; }
+</style>
+</head>
+<body class="{{ 'embed' if embed else '' }}" data-graph-state="loading">
+<header>
+<h1>{{ title }}</h1>
+{% if trimmed %}<p class="notice" id="trim-notice" role="status">Showing {{ shown }}{% if total %} of {{ total }}{% endif %} nodes: this view is capped at {{ cap }} nodes{% if centre_hint %} and keeps those nearest to {{ centre_hint }}{% endif %}{% if not total %}; more were left out{% endif %}.</p>{% endif %}
+<ul class="legend" aria-label="Legend">
+{% for type, name, colour, shape in legend %}<li data-type="{{ type }}"><svg viewBox="0 0 14 14" aria-hidden="true">{{ shape_svg(shape, colour) }}</svg>{{ name }}</li>
+{% endfor %}</ul>
+</header>
+<div id="graph" role="img" aria-label="{{ title }}: {{ shown }} nodes, {{ edges }} edges">{% if not shown %}<p id="graph-empty">Nothing to show.</p>{% endif %}</div>
+<script type="application/json" id="graph-data">{{ data|tojson }}</script>
+<script>{{ init_js|safe }}</script>
+</body>
+</html>
+"""
+
+# The page's own script: draw, freeze the layout once stabilised, follow node links.
+_INIT_JS = """
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("graph-data").textContent);
+  var body = document.body;
+  if (!data.nodes.length) { body.dataset.graphState = "still"; return; }
+  var nodes = new vis.DataSet(data.nodes);
+  var edges = new vis.DataSet(data.edges);
+  var network = new vis.Network(document.getElementById("graph"),
+                                {nodes: nodes, edges: edges}, data.options);
+  window.paperkgNetwork = network;
+  network.once("stabilizationIterationsDone", function () {
+    network.setOptions({physics: false});
+    window.paperkgStillAt = performance.now();
+    body.dataset.graphState = "still";
+  });
+  network.on("hoverNode", function (params) {
+    var node = nodes.get(params.node);
+    network.canvas.body.container.style.cursor = node && node.url ? "pointer" : "default";
+  });
+  network.on("blurNode", function () {
+    network.canvas.body.container.style.cursor = "default";
+  });
+  network.on("click", function (params) {
+    if (params.nodes.length !== 1) { return; }
+    var node = nodes.get(params.nodes[0]);
+    if (!node || !node.url) { return; }
+    var target = window;
+    try { if (window.top && window.top.location.host === window.location.host) { target = window.top; } }
+    catch (e) { target = window; }
+    target.location.assign(node.url);
+  });
+})();
+"""
+
+_SHAPES: dict[str, str] = {
+    "dot": '<circle cx="7" cy="7" r="6" fill="{c}"/>',
+    "square": '<rect x="1" y="1" width="12" height="12" fill="{c}"/>',
+    "diamond": '<polygon points="7,0 14,7 7,14 0,7" fill="{c}"/>',
+    "hexagon": '<polygon points="3.5,1 10.5,1 14,7 10.5,13 3.5,13 0,7" fill="{c}"/>',
+    "triangle": '<polygon points="7,1 13.5,13 0.5,13" fill="{c}"/>',
+    "triangleDown": '<polygon points="0.5,1 13.5,1 7,13" fill="{c}"/>',
+    "star": '<polygon points="7,0 8.8,5 14,5 9.8,8.2 11.4,13.5 7,10.3 2.6,13.5 4.2,8.2 0,5 5.2,5" '
+    'fill="{c}"/>',
+    "box": '<rect x="0" y="3" width="14" height="8" rx="2" fill="{c}"/>',
+}
+
+
+def _shape_svg(shape: str, colour: str) -> jinja2.utils.markupsafe.Markup:
+    # Both arguments come from NODE_STYLES, never from the graph.
+    return jinja2.utils.markupsafe.Markup(_SHAPES.get(shape, _SHAPES["dot"]).format(c=colour))
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
+    env.globals["shape_svg"] = _shape_svg
+    return env
+
+
+@cache
+def vis_library() -> tuple[str, str]:
+    """(JavaScript, CSS) of the vis-network copy bundled with pyvis."""
+    lib = resources.files("pyvis") / "templates" / "lib" / VIS_LIB
+    js = (lib / "vis-network.min.js").read_text(encoding="utf-8")
+    css = (lib / "vis-network.css").read_text(encoding="utf-8")
+    # Inlined into a <script>/<style>: a closing tag inside would end it early.
+    if "</script" in js.lower() or "</style" in css.lower():
+        raise RuntimeError("bundled vis-network contains a closing tag; cannot inline it")
+    return js, css
+
+
+def _legend(types: Iterable[str]) -> list[tuple[str, str, str, str]]:
+    present = set(types)
+    rows = [(t, *NODE_STYLES[t]) for t in NODE_STYLES if t in present]
+    if "more" in present:
+        rows.append(("more", *MORE_STYLE))
+    return rows
+
+
+def render_view(
+    data: Mapping[str, Any],
+    *,
+    title: str,
+    static_url: str = "/static",
+    inline_lib: bool = False,
+    embed: bool = False,
+    centre_hint: str | None = None,
+) -> str:
+    """The HTML page of a view made by `view_data`."""
+    js, css = vis_library() if inline_lib else ("", "")
+    payload = {"nodes": data["nodes"], "edges": data["edges"], "options": data["options"]}
+    return _environment().from_string(_TEMPLATE).render(
+        title=title,
+        static_url=static_url.rstrip("/"),
+        inline_lib=inline_lib,
+        lib_js=js,
+        lib_css=css,
+        embed=embed,
+        trimmed=data["trimmed"],
+        shown=data["shown"],
+        total=data["total"],
+        cap=data["cap"],
+        edges=len(data["edges"]),
+        centre_hint=centre_hint,
+        legend=_legend(node.get("group", "other") for node in data["nodes"]),
+        data=payload,
+        init_js=_INIT_JS,
+    )
+
+
+def neighbourhood_html(
+    graph: nx.Graph,
+    *,
+    title: str,
+    cap: int = DEFAULT_CAP,
+    trimmed: bool = False,
+    static_url: str = "/static",
+    centre: Hashable | None = None,
+    embed: bool = False,
+    link_base: str | None = "/id",
+    inline_lib: bool = False,
+    base: str = DEFAULT_BASE,
+) -> str:
+    """A page drawing the neighbourhood `graph` (already cut to depth and types).
+
+    `trimmed` says the caller already left nodes out (the page says so); the view also trims
+    to `cap` itself, keeping the nodes nearest `centre`.
+    """
+    data = view_data(graph, cap=cap, centre=centre, link_base=link_base, base=base)
+    if trimmed and not data["trimmed"]:
+        # Trimmed upstream: how many nodes there were is not known here.
+        data["trimmed"] = True
+        data["total"] = None
+    hint = None
+    if centre is not None and centre in graph:
+        attrs = graph.nodes[centre]
+        hint = str(attrs.get("label") or node_ref(centre, attrs, base)[1])
+    return render_view(
+        data, title=title, static_url=static_url, inline_lib=inline_lib, embed=embed,
+        centre_hint=hint,
+    )
+
+
+def overview_html(
+    graph: nx.Graph,
+    *,
+    title: str = "Overview",
+    cap: int = DEFAULT_CAP,
+    trimmed: bool = False,
+    static_url: str = "/static",
+    embed: bool = False,
+    link_base: str | None = "/id",
+    inline_lib: bool = False,
+    base: str = DEFAULT_BASE,
+) -> str:
+    """A page drawing an overview graph (top entities and their papers), capped at `cap`."""
+    data = view_data(graph, cap=cap, link_base=link_base, base=base)
+    if trimmed and not data["trimmed"]:
+        data["trimmed"] = True
+        data["total"] = None
+    return render_view(
+        data, title=title, static_url=static_url, inline_lib=inline_lib, embed=embed
+    )
+
+
+def aggregate_overview(
+    graph: nx.Graph, cap: int, *, base: str = DEFAULT_BASE
+) -> tuple[nx.Graph, bool]:
+    """Top entities by support with their papers, at most `cap` nodes.
+
+    Entities are taken by support while they fit; each entity's papers fill the room that
+    is left, and the papers that do not fit become one "+N papers" node per entity.
+    Returns the graph and whether anything was aggregated or left out.
+    """
+    if cap < 2:
+        raise ValueError(f"cap must be at least 2, not {cap}")
+    entities = [
+        (node, attrs)
+        for node, attrs in graph.nodes(data=True)
+        if node_ref(node, attrs, base)[0] not in ("paper", "claim")
+    ]
+    entities.sort(key=lambda item: (-_support(item[1]), str(item[0])))
+    # Half the room for entities, the rest for papers and "+N" nodes.
+    entity_room = max(1, min(len(entities), cap // 2))
+    chosen = entities[:entity_room]
+    out = nx.DiGraph()
+    for node, attrs in chosen:
+        out.add_node(node, **attrs)
+    room = cap - len(out)
+    aggregated = len(entities) > entity_room
+    undirected = graph.to_undirected(as_view=True)
+    papers_of: dict[Hashable, list[Hashable]] = {}
+    for node, _ in chosen:
+        papers = [
+            p for p in undirected.neighbors(node)
+            if node_ref(p, graph.nodes[p], base)[0] == "paper"
+        ]
+        papers.sort(key=lambda p: (-undirected.degree(p), str(p)))
+        papers_of[node] = papers
+    # Round-robin over entities so each keeps some papers; a paper shared by many entities
+    # counts once.
+    queues = {node: deque(papers) for node, papers in papers_of.items()}
+    reserve = sum(1 for q in queues.values() if q)  # room for the "+N" nodes if needed
+    while room > reserve and any(queues.values()):
+        for node in list(queues):
+            queue = queues[node]
+            while queue and queue[0] in out:
+                paper = queue.popleft()
+                out.add_edge(paper, node, **graph.get_edge_data(paper, node, default={}))
+            if not queue or room <= reserve:
+                continue
+            paper = queue.popleft()
+            out.add_node(paper, **graph.nodes[paper])
+            out.add_edge(paper, node, **_edge_attrs(graph, paper, node))
+            room -= 1
+    for node, queue in queues.items():
+        left = [p for p in queue if p not in out]
+        for paper in queue:
+            if paper in out and not out.has_edge(paper, node):
+                out.add_edge(paper, node, **_edge_attrs(graph, paper, node))
+        if left:
+            aggregated = True
+            _, slug = node_ref(node, graph.nodes[node], base)
+            more = f"more/{node_ref(node, graph.nodes[node], base)[0]}-{slug}"
+            out.add_node(more, type="more", slug=slug, label=f"+{len(left)} papers",
+                         count=len(left))
+            out.add_edge(more, node, relation="more")
+    return out, aggregated
+
+
+def _edge_attrs(graph: nx.Graph, u: Hashable, v: Hashable) -> dict[str, Any]:
+    data = graph.get_edge_data(u, v)
+    if data is None and graph.is_directed():
+        data = graph.get_edge_data(v, u)
+    return dict(data or {})
+
+
+def write_viz(
+    store: Any,
+    node: str,
+    *,
+    depth: int = 1,
+    types: Iterable[str] | None = None,
+    limit: int = DEFAULT_CAP,
+    out_path: str | Path,
+) -> Path:
+    """Write the neighbourhood of `node` as one self-contained HTML file (vis-network inlined).
+
+    The file needs no server and no network; node clicks open the node's IRI.
+    """
+    from graph import network  # the projection depends on the store; import it when needed
+
+    sub, trimmed, centre = _neighbourhood(network, store, node, depth=depth, types=types,
+                                          limit=limit)
+    label = str(sub.nodes[centre].get("label") or node) if centre in sub else node
+    html = neighbourhood_html(
+        sub, title=f"Neighbourhood of {label}", cap=limit, trimmed=trimmed, centre=centre,
+        link_base=None, inline_lib=True,
+    )
+    path = Path(out_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(html, encoding="utf-8")
+    return path
+
+
+def _neighbourhood(
+    network: Any, store: Any, node: str, *, depth: int, types: Iterable[str] | None, limit: int
+) -> tuple[nx.Graph, bool, Hashable]:
+    """Adapter over graph.network.neighbourhood: (subgraph, trimmed, centre node)."""
+    result = network.neighbourhood(store, node, depth=depth, types=types, limit=limit)
+    return _unpack(result, node)
+
+
+def _unpack(result: Any, node: str) -> tuple[nx.Graph, bool, Hashable]:
+    if isinstance(result, tuple):
+        sub = result[0]
+        trimmed = bool(result[1]) if len(result) > 1 else False
+    else:
+        sub = result
+        trimmed = bool(getattr(result, "graph", {}).get("trimmed", False))
+    centre = sub.graph.get("centre", node) if hasattr(sub, "graph") else node
+    return sub, trimmed, centre
