@@ -1,0 +1,295 @@
+"""Research areas of a paper, as concepts of data/taxonomy.ttl.
+
+Each concept's labels are cue phrases: prefLabel and altLabel count fully, hiddenLabel (typical
+vocabulary, benchmark and metric names) counts for less. A cue weighs more in the opening
+sentences, where abstracts say what field they are in, and in "for X tasks" / "in X". Evidence
+then flows along skos:broader both ways: several different subfields make their parent likely,
+a likely parent supports its subfields. The best one to three areas come back, most specific
+first; an abstract without any cue gets machine-learning at low confidence.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import lru_cache
+
+import spacy
+from spacy.matcher import PhraseMatcher
+from spacy.tokens import Doc, Span
+from spacy.vocab import Vocab
+
+from graph.model import Mention
+from graph.taxonomy import Taxonomy
+from graph.taxonomy import load as load_taxonomy
+
+NAME = "domains.v1"
+FALLBACK = "machine-learning"
+
+STRONG, WEAK = 1.0, 0.35
+#: Umbrella areas named by almost every abstract in the field; they win only on their own words.
+GENERIC_PRIOR = {
+    "machine-learning": 0.35,
+    "deep-learning": 0.45,
+    "artificial-intelligence": 0.5,
+    "datasets-and-benchmarks": 0.6,
+}
+#: later occurrences of the same area add less (repetition is not new evidence)
+REPEAT_DECAY = 0.6
+FROM_CHILDREN = 0.5
+FROM_PARENTS = 0.3
+MAX_AREAS = 3
+#: a further area must reach this share of the best one's score, and this much direct evidence
+RELATIVE_FLOOR = 0.45
+MIN_DIRECT = 0.7
+FALLBACK_CONFIDENCE = 0.15
+
+_FRAME_AFTER = {
+    "task", "tasks", "problem", "problems", "application", "applications",
+    "domain", "domains", "system", "systems", "settings", "setting", "benchmarks",
+}
+_FRAME_BEFORE = {"in", "for", "to", "of"}
+_CONTRIBUTE = re.compile(
+    r"\b(?:we|this paper|this work)\s+(?:also\s+)?(?:introduce|present|release|collect|construct"
+    r"|create|build|propose|curate|contribute)s?\s+(?:and\s+\w+\s+)?(?:(?:a|an|the|two|three"
+    r"|several|our|new|novel|first|large|large-scale|public|publicly|available|annotated|challenging"
+    r"|\w+-\w+)\s+){0,4}(?:\w+\s+)?(?P<noun>datasets?|benchmarks?|corpus|corpora|test ?beds?)\b",
+    re.IGNORECASE,
+)
+_BENCHMARK_AREA = "datasets-and-benchmarks"
+
+
+@dataclass(frozen=True)
+class _Hit:
+    slug: str
+    start: int  # token offsets
+    end: int
+    weight: float
+
+
+def _plural(word: str) -> str:
+    if word.endswith(("s", "x", "ch", "sh")):
+        return word + "es" if not word.endswith("s") else word
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def _variants(cue: str) -> set[str]:
+    """Inflection and hyphenation variants, so "graph neural network" also finds "...networks"."""
+    forms = {cue}
+    head, _, last = cue.rpartition(" ")
+    if last.isalpha() and len(last) > 2:
+        joined = (head + " ") if head else ""
+        if last.lower() == last:
+            forms.add(joined + _plural(last))
+            if last.endswith("ies"):
+                forms.add(joined + last[:-3] + "y")
+            elif last.endswith("s") and not last.endswith("ss"):
+                forms.add(joined + last[:-1])
+        elif last.isupper():
+            forms.add(joined + last + "s")
+    forms |= {form.replace("-", " ") for form in forms if "-" in form}
+    return forms
+
+
+class _Cues:
+    """Phrase matchers over one vocab: lower-case cues by LOWER, cased cues by ORTH."""
+
+    def __init__(self, vocab: Vocab, taxonomy: Taxonomy) -> None:
+        make_doc = _tokenizer()
+        self.lower = PhraseMatcher(vocab, attr="LOWER")
+        self.orth = PhraseMatcher(vocab, attr="ORTH")
+        self.weights: dict[str, tuple[str, float]] = {}
+        seen: set[str] = set()
+        for concept in taxonomy:
+            labelled = [(concept.pref_label.lower(), STRONG)]
+            labelled += [(label, STRONG) for label in concept.alt_labels]
+            labelled += [(label, WEAK) for label in concept.hidden_labels]
+            for label, weight in labelled:
+                for form in sorted(_variants(label)):
+                    cased = form != form.lower()
+                    key = form if cased else form.lower()
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    match_id = f"{concept.slug}\t{weight}\t{key}"
+                    self.weights[match_id] = (concept.slug, weight)
+                    matcher = self.orth if cased else self.lower
+                    matcher.add(match_id, [make_doc(form)])
+
+    def hits(self, doc: Doc) -> list[_Hit]:
+        raw = []
+        for matcher in (self.lower, self.orth):
+            for match_id, start, end in matcher(doc):
+                slug, weight = self.weights[doc.vocab.strings[match_id]]
+                raw.append(_Hit(slug, start, end, weight))
+        # A cue inside a longer cue is part of that phrase: "neural network" in
+        # "graph neural network" says graph learning, not deep learning.
+        raw.sort(key=lambda h: (h.start, -(h.end - h.start)))
+        kept: list[_Hit] = []
+        for hit in raw:
+            if any(k.start <= hit.start and hit.end <= k.end and (k.end - k.start) > (hit.end - hit.start) for k in kept):
+                continue
+            kept.append(hit)
+        return kept
+
+
+@lru_cache(maxsize=1)
+def _tokenizer():
+    return spacy.blank("en").make_doc
+
+
+_CUES: dict[int, tuple[Vocab, _Cues]] = {}
+
+
+def _cues_for(vocab: Vocab) -> _Cues:
+    entry = _CUES.get(id(vocab))
+    if entry is None or entry[0] is not vocab:
+        entry = (vocab, _Cues(vocab, load_taxonomy()))
+        _CUES[id(vocab)] = entry
+    return entry[1]
+
+
+def _sentence_index(doc: Doc) -> list[int]:
+    index = [0] * len(doc)
+    if not doc.has_annotation("SENT_START"):
+        return index
+    for number, sent in enumerate(doc.sents):
+        for i in range(sent.start, sent.end):
+            index[i] = number
+    return index
+
+
+def _position_factor(sentence: int) -> float:
+    return 1.5 if sentence == 0 else 1.2 if sentence == 1 else 1.0
+
+
+def _frame_factor(doc: Doc, hit: _Hit) -> float:
+    factor = 1.0
+    if hit.end < len(doc) and doc[hit.end].lower_ in _FRAME_AFTER:
+        factor *= 1.3
+    if hit.start > 0 and doc[hit.start - 1].lower_ in _FRAME_BEFORE:
+        factor *= 1.15
+    return factor
+
+
+def _confidence(score: float, rank: int) -> float:
+    base = 1.0 - math.exp(-score / 1.6)
+    return round(min(0.95, max(0.2, base * (1.0, 0.85, 0.75)[rank])), 3)
+
+
+def _evidence(doc: Doc, start: int, end: int) -> tuple[str, int, int]:
+    span: Span = doc[start:end]
+    text = span.text
+    return text, span.start_char, span.start_char + len(text)
+
+
+def extract(doc: Doc) -> list[Mention]:
+    """The paper's research areas: one to three domain mentions, most likely first."""
+    if not doc.text.strip():
+        return []
+    taxonomy = load_taxonomy()
+    sentence_of = _sentence_index(doc)
+    weighted: dict[str, list[tuple[float, _Hit]]] = defaultdict(list)
+    for hit in _cues_for(doc.vocab).hits(doc):
+        if hit.slug not in taxonomy:
+            continue
+        weight = hit.weight * _position_factor(sentence_of[hit.start]) * _frame_factor(doc, hit)
+        weighted[hit.slug].append((weight, hit))
+
+    contributed = _benchmark_contribution(doc)
+    if contributed is not None and _BENCHMARK_AREA in taxonomy:
+        weighted[_BENCHMARK_AREA].append((3.0 / GENERIC_PRIOR.get(_BENCHMARK_AREA, 1.0), contributed))
+
+    direct: dict[str, float] = {}
+    best_hit: dict[str, tuple[float, _Hit]] = {}
+    for slug, items in weighted.items():
+        items.sort(key=lambda item: (-item[0], item[1].start))
+        direct[slug] = sum(w * REPEAT_DECAY**i for i, (w, _) in enumerate(items))
+        best_hit[slug] = items[0]
+
+    if not direct:
+        return [_fallback(doc)]
+
+    scores: dict[str, float] = {}
+    for slug in taxonomy.concepts:
+        total = direct.get(slug, 0.0)
+        total += FROM_CHILDREN * sum(direct.get(d, 0.0) for d in taxonomy.descendants(slug))
+        total += FROM_PARENTS * sum(direct.get(a, 0.0) for a in taxonomy.ancestors(slug))
+        if total > 0 and (direct.get(slug, 0.0) > 0 or _has_direct_descendant(taxonomy, slug, direct)):
+            scores[slug] = total * GENERIC_PRIOR.get(slug, 1.0)
+
+    ranked = sorted(scores, key=lambda s: (-scores[s], -len(taxonomy.ancestors(s)), s))
+    top = scores[ranked[0]]
+    chosen: list[str] = [ranked[0]]
+    for slug in ranked[1:]:
+        if len(chosen) == MAX_AREAS:
+            break
+        if scores[slug] < RELATIVE_FLOOR * top or direct.get(slug, 0.0) < MIN_DIRECT:
+            continue
+        # Typical vocabulary alone ("images", "queries") is not enough for a second area.
+        if not any(hit.weight >= STRONG for _, hit in weighted[slug]):
+            continue
+        # An area broader than one already chosen adds nothing the taxonomy does not imply.
+        if any(slug in taxonomy.ancestors(c) for c in chosen):
+            continue
+        chosen.append(slug)
+
+    mentions = []
+    for rank, slug in enumerate(chosen):
+        hit = _best_evidence(taxonomy, slug, best_hit)
+        text, start, end = _evidence(doc, hit.start, hit.end)
+        mentions.append(
+            Mention(
+                type="domain",
+                text=text,
+                start=start,
+                end=end,
+                extractor=NAME,
+                confidence=_confidence(scores[slug], rank),
+                label=slug,
+            )
+        )
+    return mentions
+
+
+def _has_direct_descendant(taxonomy: Taxonomy, slug: str, direct: dict[str, float]) -> bool:
+    return any(d in direct for d in taxonomy.descendants(slug))
+
+
+def _best_evidence(taxonomy: Taxonomy, slug: str, best_hit: dict[str, tuple[float, _Hit]]) -> _Hit:
+    if slug in best_hit:
+        return best_hit[slug][1]
+    candidates = [best_hit[d] for d in taxonomy.descendants(slug) if d in best_hit]
+    return max(candidates, key=lambda item: (item[0], -item[1].start))[1]
+
+
+def _benchmark_contribution(doc: Doc) -> _Hit | None:
+    """A paper that introduces a dataset or benchmark belongs to datasets-and-benchmarks."""
+    found = _CONTRIBUTE.search(doc.text)
+    if found is None:
+        return None
+    span = doc.char_span(found.start("noun"), found.end("noun"), alignment_mode="expand")
+    if span is None:
+        return None
+    return _Hit(_BENCHMARK_AREA, span.start, span.end, STRONG)
+
+
+def _fallback(doc: Doc) -> Mention:
+    # No cue at all: the corpus is research literature, so the broadest learning area is the
+    # safest guess, and the evidence is the opening sentence that failed to say more.
+    sents = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
+    first = sents[0]
+    text = first.text.rstrip()
+    return Mention(
+        type="domain",
+        text=text,
+        start=first.start_char,
+        end=first.start_char + len(text),
+        extractor=NAME,
+        confidence=FALLBACK_CONFIDENCE,
+        label=FALLBACK,
+    )
