@@ -62,8 +62,13 @@ def normalise(name: str) -> str:
     return " ".join(words)
 
 
+def match_key(name: str) -> str:
+    """`normalise` without the spaces: "CNN/DailyMail" == "CNN / Daily Mail", "VNet" == "V-Net"."""
+    return normalise(name).replace(" ", "")
+
+
 def name_keys(names: Iterable[str]) -> frozenset[str]:
-    return frozenset(k for k in (normalise(n) for n in names) if k)
+    return frozenset(k for k in (match_key(n) for n in names) if k)
 
 
 # ---------------------------------------------------------------------------- scores

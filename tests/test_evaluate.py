@@ -74,6 +74,12 @@ def test_normalise_keeps_version_numbers_and_short_words() -> None:
     assert ev.normalise("analysis") == "analysis"
 
 
+def test_match_key_ignores_spaces() -> None:
+    assert ev.match_key("CNN/DailyMail") == ev.match_key("CNN / Daily Mail") == "cnndailymail"
+    assert ev.match_key("VNet") == ev.match_key("V-Net")
+    assert ev.name_keys(["ResNets", "Residual Network", ""]) == {"resnet", "residualnetwork"}
+
+
 def test_match_entities_counts_each_gold_once() -> None:
     gold = [
         ("CNN", ev.name_keys(["CNN", "convolutional neural network"])),
@@ -100,7 +106,7 @@ def test_group_names_merges_mentions_sharing_a_name() -> None:
     groups = ev.group_names([("ResNet", ()), ("Residual Network", ("ResNet",)), ("resnets", ())])
     assert len(groups) == 1
     assert groups[0][0] == "ResNet"
-    assert groups[0][1] == {"resnet", "residual network"}
+    assert groups[0][1] == {"resnet", "residualnetwork"}
 
 
 def test_matching_is_maximal_not_greedy() -> None:
@@ -219,6 +225,19 @@ def test_score_micro_averages_over_papers(tmp_path: Path) -> None:
     assert report.papers[0].missed == {"method": ["attention"]}
     assert report.papers[0].spurious == {"task": ["question answering"]}
     assert report.papers[1].spurious == {"method": ["BazNet"]}
+
+
+def test_resolver_labels_and_aliases_name_the_entities(tmp_path: Path) -> None:
+    pytest.importorskip("graph.resolve")
+    gold = _two_paper_gold(tmp_path)
+    # "FN" is only an alias; resolved, the two mentions are one entity named FooNet
+    extractions = [
+        _ext("p1", [_mention("method", "FooNet", aliases=("FN",)), _mention("method", "FN", 30)])
+    ]
+    report = ev.score(gold, extractions, use_resolver=True)
+    assert report.resolver is True
+    m = report.entities["method"]
+    assert (m.tp, m.fp, m.fn) == (1, 0, 2)
 
 
 def test_threshold_drops_low_confidence(tmp_path: Path) -> None:

@@ -182,7 +182,7 @@ def trim(words: list[str], lo: int, hi: int) -> tuple[int, int]:
 
 
 def normalise(name: str) -> str:
-    """Same rule as graph.evaluate.normalise (kept separate so this script has no imports)."""
+    """Same rule as graph.evaluate.match_key (kept separate so this script has no imports)."""
     s = name.lower().replace("_", " ")
     s = re.sub(r"[-‐‑–—/]", " ", s)
     s = re.sub(r"[^\w\s.+#]", " ", s)
@@ -194,7 +194,8 @@ def normalise(name: str) -> str:
         elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
             w = w[:-1]
         words.append(w)
-    return " ".join(words)
+    # compared without spaces, as graph.evaluate.match_key does ("DailyMail" == "Daily Mail")
+    return "".join(words)
 
 
 def _looks_like_acronym(text: str) -> bool:
