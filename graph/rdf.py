@@ -1,0 +1,615 @@
+"""ResolvedCorpus -> RDF quads, exactly as DESIGN §3 describes.
+
+Facts go to the default graph, one `oa:Annotation` per mention to the provenance named graph.
+Quads are built directly as pyoxigraph terms (no rdflib in this path) and with no blank nodes,
+so the same input always gives the same quads. Literals are written in the canonical form
+Oxigraph stores them in ("92.5", not "92.50"; xsd:integer offsets), so quads read back from a
+store equal the quads written.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
+from pathlib import Path
+
+from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad, RdfFormat, Store, parse
+
+from graph.model import ENTITY_TYPES, Entity, Mention, PaperExtraction, ResolvedCorpus
+from graph.model import Result as ResultRecord
+from graph.namespaces import (
+    DCTERMS,
+    DEFAULT_BASE,
+    OA,
+    PKG,
+    PROV,
+    RDF,
+    RDFS,
+    SCHEMA,
+    SKOS,
+    XSD,
+    annotation_iri,
+    check_base,
+    claim_iri,
+    entity_iri,
+    extractor_iri,
+    paper_iri,
+    provenance_graph,
+    rebase,
+    result_iri,
+)
+from graph.slug import label_key, slugify
+
+TAXONOMY_PATH = Path(__file__).resolve().parent.parent / "data" / "taxonomy.ttl"
+#: Words of the abstract that label a paper with neither title nor named contribution.
+LABEL_WORDS = 8
+
+DEFAULT = DefaultGraph()
+
+
+def _n(ns: str, local: str) -> NamedNode:
+    return NamedNode(ns + local)
+
+
+A = _n(RDF, "type")
+RDFS_LABEL = _n(RDFS, "label")
+XSD_STRING = _n(XSD, "string")
+XSD_DECIMAL = _n(XSD, "decimal")
+XSD_INTEGER = _n(XSD, "integer")
+XSD_GYEAR = _n(XSD, "gYear")
+XSD_ANYURI = _n(XSD, "anyURI")
+
+SKOS_CONCEPT = _n(SKOS, "Concept")
+SKOS_ALT = _n(SKOS, "altLabel")
+SKOS_PREF = _n(SKOS, "prefLabel")
+SKOS_IN_SCHEME = _n(SKOS, "inScheme")
+
+PAPER = _n(PKG, "Paper")
+CLAIM = _n(PKG, "Claim")
+RESULT = _n(PKG, "Result")
+DOMAIN = _n(PKG, "Domain")
+DOMAINS_SCHEME = _n(PKG, "Domains")
+SUPPORT = _n(PKG, "support")
+
+SCHOLARLY_ARTICLE = _n(SCHEMA, "ScholarlyArticle")
+SCHEMA_CLAIM = _n(SCHEMA, "Claim")
+SCHEMA_TEXT = _n(SCHEMA, "text")
+SCHEMA_PART_OF = _n(SCHEMA, "isPartOf")
+SCHEMA_KEYWORDS = _n(SCHEMA, "keywords")
+SCHEMA_URL = _n(SCHEMA, "url")
+
+DC_TITLE = _n(DCTERMS, "title")
+DC_ABSTRACT = _n(DCTERMS, "abstract")
+DC_IDENTIFIER = _n(DCTERMS, "identifier")
+DC_ISSUED = _n(DCTERMS, "issued")
+DC_CREATOR = _n(DCTERMS, "creator")
+
+PROPOSES = _n(PKG, "proposes")
+IN_DOMAIN = _n(PKG, "inDomain")
+MAKES_CLAIM = _n(PKG, "makesClaim")
+CLAIM_KIND = _n(PKG, "claimKind")
+ABOUT = _n(PKG, "about")
+HAS_RESULT = _n(PKG, "result")
+VALUE = _n(PKG, "value")
+UNIT = _n(PKG, "unit")
+CONFIDENCE = _n(PKG, "confidence")
+
+OA_ANNOTATION = _n(OA, "Annotation")
+OA_BODY = _n(OA, "hasBody")
+OA_TARGET = _n(OA, "hasTarget")
+OA_SOURCE = _n(OA, "hasSource")
+OA_SELECTOR = _n(OA, "hasSelector")
+OA_SPECIFIC = _n(OA, "SpecificResource")
+OA_POSITION = _n(OA, "TextPositionSelector")
+OA_QUOTE = _n(OA, "TextQuoteSelector")
+OA_START = _n(OA, "start")
+OA_END = _n(OA, "end")
+OA_EXACT = _n(OA, "exact")
+
+PROV_GENERATED_BY = _n(PROV, "wasGeneratedBy")
+PROV_ACTIVITY = _n(PROV, "Activity")
+PROV_SOFTWARE_AGENT = _n(PROV, "SoftwareAgent")
+
+#: Entity type -> its class.
+ENTITY_CLASS: dict[str, NamedNode] = {
+    "method": _n(PKG, "Method"),
+    "dataset": _n(PKG, "Dataset"),
+    "model": _n(PKG, "Model"),
+    "task": _n(PKG, "Task"),
+    "metric": _n(PKG, "Metric"),
+    "domain": DOMAIN,
+}
+#: Entity type -> the paper's link to an entity of that type it does not itself propose.
+LINK_PREDICATE: dict[str, NamedNode] = {
+    "method": _n(PKG, "usesMethod"),
+    "dataset": _n(PKG, "usesDataset"),
+    "model": _n(PKG, "usesModel"),
+    "task": _n(PKG, "addressesTask"),
+    "metric": _n(PKG, "reportsMetric"),
+    "domain": IN_DOMAIN,
+}
+CLAIM_KIND_IRI: dict[str, NamedNode] = {
+    "empirical": _n(PKG, "Empirical"),
+    "theoretical": _n(PKG, "Theoretical"),
+    "contribution": _n(PKG, "Contribution"),
+}
+#: Result field -> (entity types its surface string may resolve to, IRI predicate, literal one).
+RESULT_FIELDS: dict[str, tuple[tuple[str, ...], NamedNode, NamedNode]] = {
+    "metric": (("metric",), _n(PKG, "metric"), _n(PKG, "metricName")),
+    "dataset": (("dataset",), _n(PKG, "dataset"), _n(PKG, "datasetName")),
+    "model": (("model", "method"), _n(PKG, "model"), _n(PKG, "modelName")),
+    "baseline": (("model", "method"), _n(PKG, "baseline"), _n(PKG, "baselineName")),
+}
+
+
+# -- literals ---------------------------------------------------------------------------------
+
+
+def text(value: str) -> Literal:
+    return Literal(value)
+
+
+def integer(value: int) -> Literal:
+    return Literal(str(int(value)), datatype=XSD_INTEGER)
+
+
+def canonical_decimal(value: Decimal | float | int | str) -> str:
+    """The lexical form Oxigraph keeps for an xsd:decimal: no exponent, no trailing zeros."""
+    try:
+        number = value if isinstance(value, Decimal) else Decimal(str(value))
+    except InvalidOperation:
+        raise ValueError(f"not a decimal number: {value!r}") from None
+    if not number.is_finite():
+        raise ValueError(f"not a finite decimal number: {value!r}")
+    lexical = format(number, "f")
+    if "." in lexical:
+        lexical = lexical.rstrip("0").rstrip(".")
+    return "0" if lexical in ("-0", "") else lexical
+
+
+def decimal(value: Decimal | float | int | str) -> Literal:
+    return Literal(canonical_decimal(value), datatype=XSD_DECIMAL)
+
+
+def confidence(value: float) -> Literal:
+    """A confidence rounded to 3 places."""
+    rounded = Decimal(repr(float(value))).quantize(Decimal("0.001"), rounding=ROUND_HALF_EVEN)
+    return decimal(rounded)
+
+
+def year(value: int) -> Literal:
+    sign = "-" if value < 0 else ""
+    return Literal(f"{sign}{abs(value):04d}", datatype=XSD_GYEAR)
+
+
+# -- building blocks --------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=4096)
+def _iri(value: str) -> NamedNode:
+    return NamedNode(value)
+
+
+def entity_node(base: str, ref: str) -> NamedNode:
+    """The node of an entity ref ("method/free-decompression")."""
+    type_, _, slug = ref.partition("/")
+    return _iri(entity_iri(base, type_, slug))
+
+
+def entity_quads(entity: Entity, *, base: str = DEFAULT_BASE) -> list[Quad]:
+    """Type, skos:Concept, rdfs:label, skos:altLabel (aliases) and pkg:support of one entity."""
+    try:
+        cls = ENTITY_CLASS[entity.type]
+    except KeyError:
+        raise ValueError(
+            f"entity {entity.ref!r} has unknown type {entity.type!r}; "
+            f"known types: {', '.join(ENTITY_CLASS)}"
+        ) from None
+    node = _iri(entity_iri(base, entity.type, entity.slug))
+    quads = [
+        Quad(node, A, cls, DEFAULT),
+        Quad(node, A, SKOS_CONCEPT, DEFAULT),
+        Quad(node, RDFS_LABEL, text(entity.label), DEFAULT),
+        Quad(node, SUPPORT, integer(entity.support), DEFAULT),
+    ]
+    for alias in sorted(entity.aliases):
+        if alias != entity.label:
+            quads.append(Quad(node, SKOS_ALT, text(alias), DEFAULT))
+    return quads
+
+
+def _mention_order(mentions: Sequence[Mention]) -> list[int]:
+    return sorted(
+        range(len(mentions)),
+        key=lambda i: (mentions[i].start, mentions[i].end, mentions[i].type, i),
+    )
+
+
+def _domain_slug(mention: Mention) -> str:
+    return mention.label or slugify(mention.text)
+
+
+def _first_words(abstract: str) -> str:
+    words = abstract.split()
+    label = " ".join(words[:LABEL_WORDS])
+    return label + "…" if len(words) > LABEL_WORDS else label
+
+
+def paper_label(
+    extraction: PaperExtraction,
+    links: Sequence[str | None],
+    entities: Mapping[str, Entity] | None = None,
+) -> str:
+    """Title, else the label of the entity the paper proposes (first in text), else first words."""
+    paper = extraction.paper
+    if paper.title and paper.title.strip():
+        return paper.title
+    for i in _mention_order(extraction.mentions):
+        mention = extraction.mentions[i]
+        ref = links[i] if i < len(links) else None
+        if mention.proposed and ref is not None:
+            entity = entities.get(ref) if entities is not None else None
+            return entity.label if entity is not None else (mention.label or mention.text)
+    return _first_words(paper.abstract)
+
+
+def _surface_index(
+    mentions: Sequence[Mention],
+    links: Sequence[str | None],
+    entities: Mapping[str, Entity] | None,
+) -> dict[tuple[str, str], str]:
+    """(entity type, label key) -> ref, for every name an entity of this paper goes by."""
+    names: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for mention, ref in zip(mentions, links, strict=False):
+        if ref is None:
+            continue
+        type_ = ref.partition("/")[0]
+        surfaces = {mention.text, *mention.aliases}
+        if mention.label:
+            surfaces.add(mention.label)
+        entity = entities.get(ref) if entities is not None else None
+        if entity is not None:
+            surfaces.add(entity.label)
+            surfaces.update(entity.aliases)
+        for surface in surfaces:
+            names[(type_, label_key(surface))].add(ref)
+    # Two entities with one name: pick one the same way every time.
+    return {name: min(refs) for name, refs in names.items()}
+
+
+def _annotation(
+    ann: str,
+    body: NamedNode,
+    source: NamedNode,
+    start: int,
+    end: int,
+    exact: str,
+    conf: float,
+    extractor: str,
+    graph: NamedNode,
+) -> list[Quad]:
+    node = NamedNode(ann)
+    target = NamedNode(ann + "#target")
+    position = NamedNode(ann + "#position")
+    quote = NamedNode(ann + "#quote")
+    return [
+        Quad(node, A, OA_ANNOTATION, graph),
+        Quad(node, OA_BODY, body, graph),
+        Quad(node, OA_TARGET, target, graph),
+        Quad(node, CONFIDENCE, confidence(conf), graph),
+        Quad(node, PROV_GENERATED_BY, _iri(extractor_iri(extractor)), graph),
+        Quad(target, A, OA_SPECIFIC, graph),
+        Quad(target, OA_SOURCE, source, graph),
+        Quad(target, OA_SELECTOR, position, graph),
+        Quad(target, OA_SELECTOR, quote, graph),
+        Quad(position, A, OA_POSITION, graph),
+        Quad(position, OA_START, integer(start), graph),
+        Quad(position, OA_END, integer(end), graph),
+        Quad(quote, A, OA_QUOTE, graph),
+        Quad(quote, OA_EXACT, text(exact), graph),
+    ]
+
+
+def extractor_quads(name: str, *, base: str = DEFAULT_BASE) -> list[Quad]:
+    """The extractor `name` as a software agent and activity, in the provenance graph."""
+    node = _iri(extractor_iri(name))
+    graph = _iri(provenance_graph(base))
+    return [
+        Quad(node, A, PROV_ACTIVITY, graph),
+        Quad(node, A, PROV_SOFTWARE_AGENT, graph),
+        Quad(node, RDFS_LABEL, text(name), graph),
+    ]
+
+
+def _result_quads(
+    node: NamedNode,
+    result: ResultRecord,
+    surfaces: Mapping[tuple[str, str], str],
+    base: str,
+) -> list[Quad]:
+    quads = [
+        Quad(node, A, RESULT, DEFAULT),
+        Quad(node, VALUE, decimal(result.value), DEFAULT),
+        Quad(node, SCHEMA_TEXT, text(result.text), DEFAULT),
+    ]
+    if result.unit:
+        quads.append(Quad(node, UNIT, text(result.unit), DEFAULT))
+    for field, (types, iri_predicate, name_predicate) in RESULT_FIELDS.items():
+        surface = getattr(result, field)
+        if not surface:
+            continue
+        key = label_key(surface)
+        ref = next((surfaces[(t, key)] for t in types if (t, key) in surfaces), None)
+        if ref is not None:
+            quads.append(Quad(node, iri_predicate, entity_node(base, ref), DEFAULT))
+        else:
+            quads.append(Quad(node, name_predicate, text(surface), DEFAULT))
+    return quads
+
+
+def paper_quads(
+    extraction: PaperExtraction,
+    links: Sequence[str | None],
+    *,
+    base: str = DEFAULT_BASE,
+    entities: Mapping[str, Entity] | None = None,
+    venue_title: str | None = None,
+) -> list[Quad]:
+    """One paper: its record, its links, claims and results, and its provenance annotations.
+
+    `links[i]` is the entity ref of `extraction.mentions[i]` (None for domains, claims and
+    dropped mentions). `entities` (the corpus's, by ref) gives labels and aliases to label the
+    paper and to resolve result surfaces; without it the mentions' own words are used.
+    `venue_title` is the venue when the paper record has none (a corpus list's title).
+    Quads are deduplicated; their order is deterministic.
+    """
+    check_base(base)
+    paper = extraction.paper
+    mentions = extraction.mentions
+    key = paper.key
+    node = NamedNode(paper_iri(base, key))
+    prov_graph = _iri(provenance_graph(base))
+
+    quads: list[Quad] = [
+        Quad(node, A, PAPER, DEFAULT),
+        Quad(node, A, SCHOLARLY_ARTICLE, DEFAULT),
+        Quad(node, DC_ABSTRACT, text(paper.abstract), DEFAULT),
+        Quad(node, DC_IDENTIFIER, text(key), DEFAULT),
+        Quad(node, RDFS_LABEL, text(paper_label(extraction, links, entities)), DEFAULT),
+    ]
+    if paper.title and paper.title.strip():
+        quads.append(Quad(node, DC_TITLE, text(paper.title), DEFAULT))
+    if paper.year is not None:
+        quads.append(Quad(node, DC_ISSUED, year(paper.year), DEFAULT))
+    for author in paper.authors:
+        if author.strip():
+            quads.append(Quad(node, DC_CREATOR, text(author), DEFAULT))
+    venue = paper.venue or venue_title
+    if venue:
+        quads.append(Quad(node, SCHEMA_PART_OF, text(venue), DEFAULT))
+    for keyword in paper.keywords:
+        if keyword.strip():
+            quads.append(Quad(node, SCHEMA_KEYWORDS, text(keyword), DEFAULT))
+    if paper.url:
+        quads.append(Quad(node, SCHEMA_URL, Literal(paper.url, datatype=XSD_ANYURI), DEFAULT))
+
+    order = _mention_order(mentions)
+    surfaces = _surface_index(mentions, links, entities)
+    claim_numbers: dict[int, int] = {}
+    for i in order:
+        if mentions[i].type == "claim":
+            claim_numbers[i] = len(claim_numbers) + 1
+
+    extractors: set[str] = set()
+    annotation_number = 0
+    for i in order:
+        mention = mentions[i]
+        ref = links[i] if i < len(links) else None
+        body: NamedNode | None = None
+        if mention.type == "claim":
+            n = claim_numbers[i]
+            body = NamedNode(claim_iri(base, key, n))
+            quads.append(Quad(node, MAKES_CLAIM, body, DEFAULT))
+            quads.extend(_claim_quads(body, mention, mentions, links, surfaces, base, key, n))
+        elif mention.type == "domain":
+            body = _iri(entity_iri(base, "domain", _domain_slug(mention)))
+            quads.append(Quad(node, IN_DOMAIN, body, DEFAULT))
+        elif ref is not None:
+            body = entity_node(base, ref)
+            type_ = ref.partition("/")[0]
+            predicate = PROPOSES if mention.proposed else LINK_PREDICATE.get(type_)
+            if predicate is None:
+                raise ValueError(f"paper {key}: link {ref!r} has an unknown entity type")
+            quads.append(Quad(node, predicate, body, DEFAULT))
+        if body is None:
+            continue
+        annotation_number += 1
+        ann = annotation_iri(base, key, annotation_number)
+        extractors.add(mention.extractor)
+        quads.extend(
+            _annotation(
+                ann, body, node, mention.start, mention.end, mention.text,
+                mention.confidence, mention.extractor, prov_graph,
+            )
+        )
+        if mention.type == "claim":
+            n = claim_numbers[i]
+            for m, result in enumerate(mention.results, start=1):
+                quads.extend(
+                    _annotation(
+                        annotation_iri(base, key, annotation_number, f"r{m}"),
+                        NamedNode(result_iri(base, key, n, m)), node,
+                        result.start, result.end, result.text,
+                        mention.confidence, mention.extractor, prov_graph,
+                    )
+                )
+    for name in sorted(extractors):
+        quads.extend(extractor_quads(name, base=base))
+    return list(dict.fromkeys(quads))
+
+
+def _claim_quads(
+    node: NamedNode,
+    mention: Mention,
+    mentions: Sequence[Mention],
+    links: Sequence[str | None],
+    surfaces: Mapping[tuple[str, str], str],
+    base: str,
+    key: str,
+    n: int,
+) -> list[Quad]:
+    quads = [
+        Quad(node, A, CLAIM, DEFAULT),
+        Quad(node, A, SCHEMA_CLAIM, DEFAULT),
+        Quad(node, SCHEMA_TEXT, text(mention.text), DEFAULT),
+    ]
+    if mention.claim_kind is not None:
+        try:
+            kind = CLAIM_KIND_IRI[mention.claim_kind]
+        except KeyError:
+            raise ValueError(
+                f"paper {key}: claim kind {mention.claim_kind!r} is not one of "
+                f"{', '.join(CLAIM_KIND_IRI)}"
+            ) from None
+        quads.append(Quad(node, CLAIM_KIND, kind, DEFAULT))
+    about = sorted(
+        {
+            ref
+            for other, ref in zip(mentions, links, strict=False)
+            if ref is not None
+            and other.type in ENTITY_TYPES
+            and mention.start <= other.start
+            and other.end <= mention.end
+        }
+    )
+    for ref in about:
+        quads.append(Quad(node, ABOUT, entity_node(base, ref), DEFAULT))
+    for m, result in enumerate(mention.results, start=1):
+        result_node = NamedNode(result_iri(base, key, n, m))
+        quads.append(Quad(node, HAS_RESULT, result_node, DEFAULT))
+        quads.extend(_result_quads(result_node, result, surfaces, base))
+    return quads
+
+
+# -- taxonomy ---------------------------------------------------------------------------------
+
+
+def taxonomy_quads(path: str | Path | None = None, *, base: str = DEFAULT_BASE) -> list[Quad]:
+    """data/taxonomy.ttl in the default graph, its `id/domain/…` IRIs moved under `base`.
+
+    A missing file gives no quads (the build still links domains, without labels from it).
+    """
+    source = Path(path) if path is not None else TAXONOMY_PATH
+    if not source.exists():
+        return []
+    stat = source.stat()
+    return list(_load_taxonomy(str(source), stat.st_mtime_ns, stat.st_size, base))
+
+
+@functools.lru_cache(maxsize=8)
+def _load_taxonomy(path: str, mtime_ns: int, size: int, base: str) -> tuple[Quad, ...]:
+    # Through a store, so the literals take the canonical form a store would give them.
+    store = Store()
+    with open(path, "rb") as handle:
+        for quad in parse(handle, format=RdfFormat.TURTLE, base_iri=DEFAULT_BASE):
+            subject, obj = quad.subject, quad.object
+            if isinstance(subject, NamedNode):
+                subject = NamedNode(rebase(subject.value, base))
+            if isinstance(obj, NamedNode):
+                obj = NamedNode(rebase(obj.value, base))
+            store.add(Quad(subject, quad.predicate, obj, DEFAULT))
+    return tuple(store)
+
+
+def _domain_quads(
+    resolved: ResolvedCorpus, taxonomy: Sequence[Quad], base: str
+) -> list[Quad]:
+    """Each domain a paper is in: typed, in the scheme, labelled, with its support."""
+    papers_in: dict[str, set[str]] = defaultdict(set)
+    for key, extraction in resolved.extractions.items():
+        for mention in extraction.mentions:
+            if mention.type == "domain":
+                papers_in[_domain_slug(mention)].add(key)
+    labelled: dict[str, dict[NamedNode, Literal]] = defaultdict(dict)
+    for quad in taxonomy:
+        if quad.predicate in (RDFS_LABEL, SKOS_PREF) and isinstance(quad.object, Literal):
+            current = labelled[quad.subject.value].get(quad.predicate)
+            if current is None or str(quad.object) < str(current):
+                labelled[quad.subject.value][quad.predicate] = quad.object
+    quads: list[Quad] = []
+    # Every concept answers to rdfs:label too, as the other entity classes do.
+    for iri in sorted(labelled):
+        labels = labelled[iri]
+        if SKOS_PREF in labels and RDFS_LABEL not in labels:
+            quads.append(Quad(_iri(iri), RDFS_LABEL, labels[SKOS_PREF], DEFAULT))
+    for slug in sorted(papers_in):
+        iri = entity_iri(base, "domain", slug)
+        node = _iri(iri)
+        quads += [
+            Quad(node, A, DOMAIN, DEFAULT),
+            Quad(node, A, SKOS_CONCEPT, DEFAULT),
+            Quad(node, SKOS_IN_SCHEME, DOMAINS_SCHEME, DEFAULT),
+            Quad(node, SUPPORT, integer(len(papers_in[slug])), DEFAULT),
+        ]
+        labels = labelled.get(iri, {})
+        fallback = text(slug.replace("-", " "))
+        if SKOS_PREF not in labels:
+            quads.append(Quad(node, SKOS_PREF, fallback, DEFAULT))
+        if RDFS_LABEL not in labels:
+            quads.append(Quad(node, RDFS_LABEL, labels.get(SKOS_PREF, fallback), DEFAULT))
+    return quads
+
+
+# -- the whole corpus -------------------------------------------------------------------------
+
+
+def quad_sort_key(quad: Quad) -> tuple[str, str, str, str]:
+    """Graph (default first), subject, predicate, object: groups subjects for Turtle/TriG."""
+    graph = quad.graph_name
+    return (
+        "" if isinstance(graph, DefaultGraph) else str(graph),
+        str(quad.subject),
+        str(quad.predicate),
+        str(quad.object),
+    )
+
+
+def sort_quads(quads: Iterable[Quad]) -> list[Quad]:
+    """Deduplicated and in a fixed order."""
+    return sorted(set(quads), key=quad_sort_key)
+
+
+def corpus_quads(
+    resolved: ResolvedCorpus,
+    *,
+    base: str = DEFAULT_BASE,
+    venue_titles: Mapping[str, str] | None = None,
+    taxonomy: str | Path | None = None,
+) -> list[Quad]:
+    """Every quad of a build: facts, provenance, the taxonomy; deduplicated and sorted.
+
+    `venue_titles` maps paper keys to a venue for papers whose record names none (the title
+    of the corpus list they came from). `taxonomy` overrides data/taxonomy.ttl.
+    """
+    check_base(base)
+    venue_titles = venue_titles or {}
+    quads: list[Quad] = []
+    for key in sorted(resolved.extractions):
+        extraction = resolved.extractions[key]
+        quads.extend(
+            paper_quads(
+                extraction,
+                resolved.links.get(key, []),
+                base=base,
+                entities=resolved.entities,
+                venue_title=venue_titles.get(key),
+            )
+        )
+    for ref in sorted(resolved.entities):
+        quads.extend(entity_quads(resolved.entities[ref], base=base))
+    taxonomy_part = taxonomy_quads(taxonomy, base=base)
+    quads.extend(taxonomy_part)
+    quads.extend(_domain_quads(resolved, taxonomy_part, base))
+    return sort_quads(quads)

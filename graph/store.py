@@ -1,0 +1,480 @@
+"""The graph store: embedded Oxigraph on disk (default), in memory, or a remote SPARQL server.
+
+On disk a store is a symlink to one *generation*, a complete Oxigraph database:
+
+    .paperkg/store -> store.d/<generation>/
+
+Every write makes a new generation beside the current one and switches the symlink with
+`os.replace`, so a failure or a kill at any point leaves the previous store readable and
+unchanged, and readers (the web server, opened with `read_only=True`) never see a half-written
+database. `generation()` reads the link from disk, so a reader can tell that the store changed
+and reopen (`refresh()`).
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import re
+import shutil
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import IO, Protocol, runtime_checkable
+
+import pyoxigraph
+from pyoxigraph import (
+    DefaultGraph,
+    NamedNode,
+    Quad,
+    QueryBoolean,
+    QuerySolutions,
+    QueryTriples,
+)
+
+from graph.errors import QueryError, StoreError
+from graph.namespaces import DEFAULT_BASE, OA, PKG, paper_iri
+
+STORE_ENV = "PAPERKG_STORE"
+DEFAULT_LOCATION = os.path.join(".paperkg", "store")
+MEMORY = ":memory:"
+#: `quads(graph=DEFAULT_GRAPH)` / `default_graph=[DEFAULT_GRAPH]` name the store's default graph.
+DEFAULT_GRAPH = ""
+
+QueryResult = QuerySolutions | QueryBoolean | QueryTriples
+
+_MAKES_CLAIM = NamedNode(PKG + "makesClaim")
+_RESULT = NamedNode(PKG + "result")
+_SUPPORT = NamedNode(PKG + "support")
+_HAS_SOURCE = NamedNode(OA + "hasSource")
+_HAS_TARGET = NamedNode(OA + "hasTarget")
+_HAS_SELECTOR = NamedNode(OA + "hasSelector")
+_ENTITY_CLASSES = ("Method", "Dataset", "Model", "Task", "Metric")
+#: Paper -> entity links; the support of an entity is the number of papers linking it so.
+_LINKS = ("proposes", "usesMethod", "usesDataset", "usesModel", "addressesTask",
+          "reportsMetric", "inDomain")
+_LINK_IRIS = frozenset(PKG + name for name in _LINKS)
+
+
+@runtime_checkable
+class Store(Protocol):
+    """What the rest of paperkg uses of a store; EmbeddedStore and RemoteStore implement it."""
+
+    location: str
+
+    def query(
+        self,
+        sparql: str,
+        *,
+        default_graph: list[str] | None = None,
+        named_graphs: list[str] | None = None,
+        union_default_graph: bool = False,
+    ) -> QueryResult: ...
+
+    def quads(self, graph: str | None = None) -> Iterator[Quad]: ...
+
+    def replace_all(self, quads: Iterable[Quad]) -> None: ...
+
+    def replace_graph_of(self, paper_iri: str, quads: Iterable[Quad]) -> None: ...
+
+    def remove_paper(self, key: str) -> None: ...
+
+    def add_quads(self, quads: Iterable[Quad]) -> None: ...
+
+    def generation(self) -> str: ...
+
+    def __len__(self) -> int: ...
+
+    def close(self) -> None: ...
+
+
+def open_store(location: str | None = None, *, read_only: bool = False) -> Store:
+    """The store at `location`: a folder, ":memory:", or an http(s) URL of a SPARQL server.
+
+    None means $PAPERKG_STORE, else `.paperkg/store` under the current folder. Opening for
+    reading needs an existing store; opening for writing creates an empty one.
+    """
+    if location is None:
+        location = os.environ.get(STORE_ENV) or DEFAULT_LOCATION
+    if location.startswith(("http://", "https://")):
+        from graph.store_remote import RemoteStore
+
+        return RemoteStore(location)
+    return EmbeddedStore(location, read_only=read_only)
+
+
+def _graph_term(name: str) -> NamedNode | DefaultGraph:
+    return DefaultGraph() if name == DEFAULT_GRAPH else NamedNode(name)
+
+
+def _error(path: str | os.PathLike, action: str, exc: BaseException) -> StoreError:
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
+        reason = "no space left on the device"
+    return StoreError(f"cannot {action} the store at {path}: {reason}")
+
+
+class EmbeddedStore:
+    """An Oxigraph database in a folder (generations behind a symlink), or in memory.
+
+    A published generation is never opened for writing: the writer, like every reader, reads
+    it through `pyoxigraph.Store.read_only`, and each write makes a new generation (a hard-link
+    backup of the current one, changed in one transaction, or a fresh bulk load) and switches to
+    it. So a reader never opens a database another process is writing, which Oxigraph leaves
+    undefined, and a crash at any point leaves the last published generation as it was.
+    The generation replaced last is kept until the next switch, for readers that still use it.
+    """
+
+    def __init__(self, location: str, *, read_only: bool = False) -> None:
+        self.location = location
+        self.read_only = read_only
+        self._lock: IO[bytes] | None = None
+        self._memory_generation = 0
+        self._store: pyoxigraph.Store | None = None
+        self._opened = ""
+        if location == MEMORY:
+            self._store = pyoxigraph.Store()
+            self._opened = self.generation()
+            return
+        self._path = Path(location)
+        self._generations = self._path.with_name(self._path.name + ".d")
+        if not read_only:
+            self._prepare_writer()
+        self._open_current()
+
+    # -- opening ------------------------------------------------------------------------------
+
+    def _open_current(self) -> None:
+        if not self._path.exists():
+            raise StoreError(
+                f"no store at {self.location}: build one first (`paperkg build`), "
+                "or name it with --store or $PAPERKG_STORE"
+            )
+        for attempt in range(3):
+            # A build may switch generations between resolving the link and opening it.
+            opened = self.generation()
+            try:
+                self._store = pyoxigraph.Store.read_only(str(self._path.resolve()))
+                break
+            except (OSError, RuntimeError) as exc:
+                if attempt == 2 or not self._path.exists():
+                    raise _error(self.location, "read", exc) from None
+        self._opened = opened
+
+    def _prepare_writer(self) -> None:
+        try:
+            self._generations.mkdir(parents=True, exist_ok=True)
+            self._lock = open(self._generations / "writer.lock", "wb")
+        except OSError as exc:
+            raise _error(self.location, "create", exc) from None
+        try:
+            fcntl.flock(self._lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._release_lock()
+            raise StoreError(
+                f"the store at {self.location} is being written by another process"
+            ) from None
+        try:
+            if not os.path.lexists(self._path):
+                self._publish(lambda folder: pyoxigraph.Store(folder).flush())
+            elif not self._path.exists():
+                raise StoreError(f"the store at {self.location} is a broken link")
+            else:
+                self._remove_stale_generations(keep_previous=True)
+        except OSError as exc:
+            self._release_lock()
+            raise _error(self.location, "create", exc) from None
+        except StoreError:
+            self._release_lock()
+            raise
+
+    def _release_lock(self) -> None:
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+    # -- generations --------------------------------------------------------------------------
+
+    def _current_name(self) -> str | None:
+        """The generation the symlink points to; None for a plain folder (made elsewhere)."""
+        if self._path.is_symlink():
+            return Path(os.readlink(self._path)).name
+        return None
+
+    def generation(self) -> str:
+        """An id of the store's content on disk now; it changes whenever the content does."""
+        if self.location == MEMORY:
+            return f"memory-{self._memory_generation}"
+        try:
+            name = self._current_name()
+            if name is None:
+                stat = self._path.stat()
+                name = f"folder-{stat.st_ino:x}-{stat.st_mtime_ns:x}"
+        except OSError as exc:
+            raise _error(self.location, "read", exc) from None
+        return name
+
+    def refresh(self) -> bool:
+        """Reopen when the store on disk changed since this object opened it; True if so."""
+        if self.location == MEMORY or self.generation() == self._opened:
+            return False
+        self._store = None
+        self._open_current()
+        return True
+
+    def _publish(self, fill: Callable[[str], None]) -> None:
+        """Make a new generation with `fill(folder)` and switch the store to it."""
+        generation = f"{time.time_ns():016x}-{uuid.uuid4().hex[:8]}"
+        folder = self._generations / generation
+        try:
+            fill(str(folder))
+            if os.path.lexists(self._path) and self._current_name() is None:
+                self._adopt_folder()
+            link = self._path.with_name(f".{self._path.name}.{generation}.link")
+            os.symlink(os.path.join(self._generations.name, generation), link)
+            try:
+                os.replace(link, self._path)
+            except OSError:
+                os.unlink(link)
+                raise
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        self._store = None
+        self._remove_stale_generations(keep_previous=True)
+
+    def _adopt_folder(self) -> None:
+        """Move a plain store folder (made by `oxigraph load`, say) under store.d/ so the
+        symlink can take its place. Readers opening in this instant find no store."""
+        self._store = None
+        os.rename(self._path, self._generations / f"{time.time_ns():016x}-adopted")
+
+    def _remove_stale_generations(self, *, keep_previous: bool) -> None:
+        """Generations no link points to (replaced, or left by a failed or killed write),
+        except the newest replaced one when `keep_previous`."""
+        current = self._current_name()
+        others = sorted(
+            (entry for entry in self._generations.iterdir()
+             if entry.is_dir() and entry.name != current),
+            key=lambda entry: entry.name,
+        )
+        if keep_previous and others:
+            others.pop()
+        for entry in others:
+            shutil.rmtree(entry, ignore_errors=True)
+        for entry in self._path.parent.glob(f".{self._path.name}.*.link"):
+            entry.unlink(missing_ok=True)
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def _db(self) -> pyoxigraph.Store:
+        if self._store is None:
+            raise StoreError(f"the store at {self.location} is closed")
+        return self._store
+
+    def query(
+        self,
+        sparql: str,
+        *,
+        default_graph: list[str] | None = None,
+        named_graphs: list[str] | None = None,
+        union_default_graph: bool = False,
+    ) -> QueryResult:
+        """Run a SPARQL 1.1 query. Graph names are IRIs; DEFAULT_GRAPH ("") is the default graph."""
+        kwargs: dict = {"use_default_graph_as_union": union_default_graph}
+        if default_graph is not None:
+            kwargs["default_graph"] = [_graph_term(name) for name in default_graph]
+        if named_graphs is not None:
+            kwargs["named_graphs"] = [NamedNode(name) for name in named_graphs]
+        try:
+            return self._db().query(sparql, **kwargs)
+        except SyntaxError as exc:
+            raise QueryError(f"invalid SPARQL query: {exc}") from None
+        except ValueError as exc:
+            raise QueryError(str(exc)) from None
+        except OSError as exc:
+            raise _error(self.location, "query", exc) from None
+
+    def quads(self, graph: str | None = None) -> Iterator[Quad]:
+        """Every quad (None), the default graph's (DEFAULT_GRAPH, ""), or one named graph's."""
+        graph_term = None if graph is None else _graph_term(graph)
+        try:
+            return iter(self._db().quads_for_pattern(None, None, None, graph_term))
+        except OSError as exc:
+            raise _error(self.location, "read", exc) from None
+
+    def named_graphs(self) -> list[str]:
+        return sorted(g.value for g in self._db().named_graphs() if isinstance(g, NamedNode))
+
+    def __len__(self) -> int:
+        return len(self._db())
+
+    # -- writing ------------------------------------------------------------------------------
+
+    def _write(self, fill: Callable[[str], None], change: Callable[[pyoxigraph.Store], None]
+               ) -> None:
+        """On disk: publish a new generation; in memory: `change` the store in place."""
+        if self.read_only:
+            raise StoreError(f"the store at {self.location} was opened read-only")
+        db = self._db()
+        try:
+            if self.location == MEMORY:
+                change(db)
+                self._memory_generation += 1
+                return
+            self._publish(fill)
+            self._open_current()
+        except OSError as exc:
+            raise _error(self.location, "write", exc) from None
+
+    def replace_all(self, quads: Iterable[Quad]) -> None:
+        """Make `quads` the whole content, atomically: all of them or the previous store."""
+        if self.location == MEMORY and not self.read_only:
+            fresh = pyoxigraph.Store()
+            try:
+                fresh.bulk_extend(quads)
+            except OSError as exc:
+                raise _error(self.location, "write", exc) from None
+            self._store = fresh
+            self._memory_generation += 1
+            return
+
+        def fill(folder: str) -> None:
+            fresh = pyoxigraph.Store(folder)
+            fresh.bulk_extend(quads)
+            fresh.flush()
+
+        self._write(fill, lambda db: None)
+
+    def _changed_copy(self, change: Callable[[pyoxigraph.Store], None]) -> Callable[[str], None]:
+        def fill(folder: str) -> None:
+            # A backup beside the current generation shares its files by hard links.
+            self._db().backup(folder)
+            copy = pyoxigraph.Store(folder)
+            change(copy)
+            copy.flush()
+
+        return fill
+
+    def add_quads(self, quads: Iterable[Quad]) -> None:
+        """Add quads in one transaction."""
+        batch = list(quads)
+
+        def change(db: pyoxigraph.Store) -> None:
+            db.extend(batch)
+
+        self._write(self._changed_copy(change), change)
+
+    def replace_graph_of(self, paper_iri: str, quads: Iterable[Quad]) -> None:
+        """Replace one paper's facts and provenance (its claims, results, annotations) by
+        `quads`, in one transaction, then recount the support of every entity it linked
+        before or links now; entity nodes left with no paper are removed."""
+        new = list(dict.fromkeys(quads))
+        old = self._owned_quads(NamedNode(paper_iri))
+        touched = {
+            q.object.value
+            for q in (*old, *new)
+            if q.subject.value == paper_iri and q.predicate.value in _LINK_IRIS
+        }
+        operations = []
+        if old:
+            operations.append(f"DELETE DATA {{ {_data_block(old)} }}")
+        if new:
+            operations.append(f"INSERT DATA {{ {_data_block(new)} }}")
+        operations.extend(_recount_support(sorted(touched)))
+        if not operations:
+            return
+        update = " ;\n".join(operations)
+
+        def change(db: pyoxigraph.Store) -> None:
+            db.update(update)
+
+        self._write(self._changed_copy(change), change)
+
+    def remove_paper(self, key: str, *, base: str = DEFAULT_BASE) -> bool:
+        """Remove one paper (by key, or its IRI) like `replace_graph_of(iri, [])`.
+
+        True if the store held it.
+        """
+        iri = key if key.startswith(("http://", "https://")) else paper_iri(base, key)
+        present = next(iter(self._db().quads_for_pattern(NamedNode(iri), None, None)), None)
+        if present is None:
+            return False
+        self.replace_graph_of(iri, [])
+        return True
+
+    def _owned_quads(self, paper: NamedNode) -> list[Quad]:
+        """Quads about the paper and the nodes only it owns: claims, results, annotations."""
+        db = self._db()
+        subjects: list[NamedNode] = [paper]
+        claims = [q.object for q in db.quads_for_pattern(paper, _MAKES_CLAIM, None)]
+        subjects += claims
+        for claim in claims:
+            subjects += [q.object for q in db.quads_for_pattern(claim, _RESULT, None)]
+        for target_quad in db.quads_for_pattern(None, _HAS_SOURCE, paper):
+            target = target_quad.subject
+            subjects.append(target)
+            subjects += [q.object for q in db.quads_for_pattern(target, _HAS_SELECTOR, None)]
+            subjects += [q.subject for q in db.quads_for_pattern(None, _HAS_TARGET, target)]
+        owned: dict[Quad, None] = {}
+        for subject in dict.fromkeys(subjects):
+            if isinstance(subject, NamedNode):
+                owned.update(dict.fromkeys(db.quads_for_pattern(subject, None, None)))
+        return list(owned)
+
+    def close(self) -> None:
+        self._store = None
+        self._release_lock()
+
+    def __enter__(self) -> EmbeddedStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        mode = "read-only" if self.read_only else "read-write"
+        return f"<EmbeddedStore {self.location} {mode}>"
+
+
+def _data_block(quads: Sequence[Quad]) -> str:
+    """Quads as the body of INSERT DATA / DELETE DATA."""
+    default: list[str] = []
+    named: dict[str, list[str]] = {}
+    for quad in quads:
+        triple = f"{quad.subject} {quad.predicate} {quad.object} ."
+        if isinstance(quad.graph_name, DefaultGraph):
+            default.append(triple)
+        else:
+            named.setdefault(str(quad.graph_name), []).append(triple)
+    parts = default + [f"GRAPH {g} {{ {' '.join(ts)} }}" for g, ts in named.items()]
+    return "\n".join(parts)
+
+
+_IRI_SAFE = re.compile(r"^[^<>\"{}|^`\\\x00-\x20]*$")
+
+
+def _recount_support(entities: list[str]) -> list[str]:
+    """SPARQL Update operations that set pkg:support of `entities` to their paper count and
+    drop entity nodes (not taxonomy domains) that no paper links any more."""
+    values = " ".join(f"<{iri}>" for iri in entities if _IRI_SAFE.match(iri))
+    if not values:
+        return []
+    classes = ", ".join(f"<{PKG}{name}>" for name in _ENTITY_CLASSES)
+    support, paper_class = f"<{PKG}support>", f"<{PKG}Paper>"
+    links = " ".join(f"<{PKG}{name}>" for name in _LINKS)
+    # Full IRIs: Oxigraph wants a request's prefixes before its first operation only.
+    return [
+        f"""DELETE {{ ?e {support} ?old }} WHERE {{
+  VALUES ?e {{ {values} }} ?e {support} ?old }}""",
+        f"""INSERT {{ ?e {support} ?n }} WHERE {{
+  {{ SELECT ?e (COUNT(DISTINCT ?paper) AS ?n) WHERE {{
+      VALUES ?e {{ {values} }} VALUES ?link {{ {links} }}
+      ?paper ?link ?e . ?paper a {paper_class} }} GROUP BY ?e }} }}""",
+        f"""DELETE {{ ?e ?p ?o }} WHERE {{
+  VALUES ?e {{ {values} }} ?e a ?class . FILTER(?class IN ({classes}))
+  FILTER NOT EXISTS {{ VALUES ?link {{ {links} }} ?paper ?link ?e . ?paper a {paper_class} }}
+  ?e ?p ?o }}""",
+    ]
