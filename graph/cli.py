@@ -220,12 +220,21 @@ def export(store, fmt, out_path):
 @click.option("--limit", default=None, type=click.IntRange(1), help="Only the first N papers.")
 @click.option("--threshold", default=None, type=click.FloatRange(0, 1),
               help="Drop mentions with confidence below this.")
+@click.option("--thresholds", default=None,
+              help="Comma-separated thresholds: print a precision/recall sweep instead.")
 @user_errors
-def eval_cmd(gold, as_json, limit, threshold):
+def eval_cmd(gold, as_json, limit, threshold, thresholds):
     """Score the extractors against a gold file (precision, recall, F1 per type)."""
     from graph.evaluate import run_eval
 
-    click.echo(run_eval(gold, as_json=as_json, limit=limit, threshold=threshold))
+    sweep = None
+    if thresholds:
+        try:
+            sweep = [float(t) for t in thresholds.split(",") if t.strip()]
+        except ValueError:
+            raise UserError(f"--thresholds: not a list of numbers: {thresholds!r}") from None
+    click.echo(run_eval(gold, as_json=as_json, limit=limit, threshold=threshold,
+                        thresholds=sweep))
 
 
 @cli.command()
