@@ -17,6 +17,7 @@ from graph.corpus import (
     read_corpus,
     read_file,
 )
+from graph.corpus.bibtex import strip_braces
 from graph.errors import InputError
 from graph.model import Paper
 
@@ -600,3 +601,18 @@ def test_duplicates_across_files_are_reported(tmp_path: Path) -> None:
 def test_corpus_is_a_plain_dataclass() -> None:
     corpus = Corpus()
     assert (corpus.papers, corpus.titles, corpus.duplicates, corpus.skipped) == ([], {}, [], [])
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        ("{B}ERT and {{GPT}}", "BERT and GPT"),
+        ("$\\mathcal{O}(n^{2})$ and x_{ij}", "$\\mathcal{O}(n^{2})$ and x_{ij}"),
+        ("the set \\{x\\}", "the set \\{x\\}"),
+        ("M\\\"{u}ller, \\'Etienne, Gau\\ss{}", "Müller, Étienne, Gauß"),
+        ("ends with a backslash \\", "ends with a backslash \\"),
+        ("two\n   lines", "two lines"),
+    ],
+)
+def test_bib_value_braces_accents_and_spacing(value: str, text: str) -> None:
+    assert strip_braces(value) == text

@@ -22,6 +22,9 @@ _SPACE = re.compile(r"\s*")
 _KEY = re.compile(r"[^,\s{}()=\"#]*")
 _NAME = re.compile(r"[^\s=,{}()\"#]+")
 _BARE = re.compile(r"[^\s,#{}()\"=]+")
+# the only characters that matter when looking for the end of a group
+_BRACES = re.compile(r"[\\{}]")
+_PARENS = re.compile(r"[\\()]")
 _COMMAND = re.compile(r"\\(?:[A-Za-z]+|.)", re.DOTALL)
 _MONTHS = dict(
     zip(
@@ -112,18 +115,16 @@ class _Parser:
     def balanced(self, start: int, at: int, what: str) -> int:
         """End offset of the group opening at `start`; escaped braces do not count."""
         opener, closer = ("{", "}") if self.text[start] == "{" else ("(", ")")
+        special = _BRACES if opener == "{" else _PARENS
         depth, pos, text = 0, start, self.text
-        while pos < len(text):
-            char = text[pos]
+        while match := special.search(text, pos):
+            char, pos = match.group(), match.start()
             if char == "\\":
                 pos += 2
                 continue
-            if char == opener:
-                depth += 1
-            elif char == closer:
-                depth -= 1
-                if depth == 0:
-                    return pos + 1
+            depth += 1 if char == opener else -1
+            if depth == 0:
+                return pos + 1
             pos += 1
         raise self.error(f"unclosed '{opener}' in {what} (entry at line {self.line(at)})", start)
 
@@ -192,33 +193,36 @@ class _Parser:
 
 def strip_braces(value: str) -> str:
     """Remove case-protecting braces, keep command arguments, turn accents into Unicode."""
+    if "{" not in value and "}" not in value and "\\" not in value:
+        return " ".join(value.split())
     value = _ACCENT.sub(_accent, value)
     value = _LETTER.sub(lambda m: _LETTERS[m.group(1)], value)
     out: list[str] = []
-    kept: list[bool] = []
+    kept: list[bool] = []  # for each open brace: is it kept in the output?
     pos = 0
-    while pos < len(value):
-        char = value[pos]
+    while match := _BRACES.search(value, pos):
+        out.append(value[pos : match.start()])
+        pos = match.start()
+        char = match.group()
         if char == "\\":
-            command = _COMMAND.match(value, pos).group()  # type: ignore[union-attr]
-            out.append(command)
-            pos += len(command)
-            if value.startswith("{", pos) and command not in ("\\{", "\\}"):
+            command = _COMMAND.match(value, pos)
+            text = command.group() if command else char  # a lone trailing backslash
+            out.append(text)
+            pos += len(text)
+            if value.startswith("{", pos) and text not in ("\\{", "\\}"):
                 kept.append(True)
                 out.append("{")
                 pos += 1
             continue
         if char == "{":
-            keep = bool(out) and out[-1][-1:] in ("^", "_")
+            keep = pos > 0 and value[pos - 1] in "^_"
             kept.append(keep)
-            if keep:
-                out.append(char)
-        elif char == "}":
-            if kept and kept.pop():
-                out.append(char)
         else:
+            keep = bool(kept) and kept.pop()
+        if keep:
             out.append(char)
         pos += 1
+    out.append(value[pos:])
     return " ".join("".join(out).split())
 
 
