@@ -88,14 +88,15 @@ def build(
     base = base or DEFAULT_BASE
     corpus = read_corpus(list(inputs) if inputs else [DEFAULT_CORPUS])
     warnings = [
-        f"duplicate paper {d.kept} at {d.dropped} has a different abstract; kept the first"
+        f"{d.source}: paper {d.key} appears again with a different abstract; kept the first"
+        f" ({d.kept_source})"
         for d in corpus.duplicates
         if d.differed
     ]
     extractions = extract(corpus.papers, workers=workers, scheduler=scheduler,
                           spacy_model=spacy_model, extractors=extractors, progress=progress)
     resolved = resolve(extractions)
-    resolved.duplicates = [(d.kept, d.dropped) for d in corpus.duplicates]
+    resolved.duplicates = [(d.key, d.source) for d in corpus.duplicates]
     quads = rdf.corpus_quads(resolved, base=base)
     report = build_report(resolved, quads)
 
