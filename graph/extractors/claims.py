@@ -1,0 +1,207 @@
+"""Claims: sentences in which a paper states a result, a proof or a contribution of its own.
+
+A sentence is a claim when it speaks of the paper's own work (an anchor: "we", "our", "this
+paper", "the proposed", the name the paper gives its contribution, or a pronoun continuing a
+claim) and makes a claim with it (a cue: "we propose", "outperforms", "we prove that ...").
+Sentences that only describe how the method works ("We then aggregate ...") and background
+("Existing methods fail ...") are not claims. The kind follows the strongest cue: proof
+vocabulary makes it theoretical, reported results empirical, the rest are contributions.
+Numbers of empirical and contribution claims come back as Results (graph.extractors.results).
+"""
+
+from __future__ import annotations
+
+import re
+
+from spacy.tokens import Doc
+
+from graph.extractors.results import find_quantities, results_in
+from graph.model import Mention
+
+NAME = "claims.v1"
+
+_I = re.IGNORECASE
+_WE = re.compile(r"\b(?:we|our|us|ours)\b", _I)
+_PAPER = re.compile(
+    r"\b(?:this|the present|our)\s+(?:paper|work|article|note|study|project|thesis|submission)\b"
+    r"|\bhere,?\s+we\b|\bthe\s+(?:proposed|resulting|presented|introduced)\b",
+    _I,
+)
+_SYSTEM_NOUN = (
+    r"(?:method|model|approach|network|framework|system|algorithm|architecture|technique|scheme"
+    r"|pipeline|procedure|estimator|strategy|module|layer|loss|objective|design|formulation|agent"
+    r"|learner|policy|solver|dataset|benchmark|corpus|variant|models|methods|networks)"
+)
+_DEFINITE_SYSTEM = re.compile(r"^(?:\W*\w+,\s+)?(?:the|this|these|such an?)\s+(?:\w+\s+){0,2}" + _SYSTEM_NOUN + r"\b", _I)
+_PRONOUN_START = re.compile(r"^(?:\W*(?:moreover|furthermore|also|in addition|additionally|finally),?\s+)?(?:it|they|this|these)\b", _I)
+_BACKGROUND = re.compile(
+    r"\b(?:have|has)\s+been\b|\b(?:existing|previous|prior|current|conventional|traditional|recent"
+    r"|recently|most)\s+(?:\w+\s+)?(?:methods?|approaches|works?|models?|systems?|techniques|studies"
+    r"|research)\b",
+    _I,
+)
+
+_THEORY_VERB = re.compile(
+    r"\b(?:prove[sd]?|proving|proofs?|theorems?|lemmas?|derives?|derived|deriving|guarantees?"
+    r"|guaranteed|provabl[ey]|analy[sz]e[sd]?|analy[sz]ing|theoretical(?:ly)?|characteri[sz]e[sd]?)\b",
+    _I,
+)
+_THEORY_WORD = re.compile(
+    r"\b(?:bounds?|bounded|converge[sd]?|convergence|complexity|optimal(?:ity)?|regret|minimax"
+    r"|consisten(?:t|cy)|asymptotic(?:ally)?|polynomial|NP-hard|rates?|lipschitz|theorem|tight)\b",
+    _I,
+)
+_SHOW = re.compile(r"\b(?:show|shows|showed|shown|establish|establishes|establishing|demonstrate)\b", _I)
+
+_EMPIRICAL_STRONG = re.compile(
+    r"\b(?:outperform\w*|surpass\w*|exceed\w*|beat\w*|state[- ]of[- ](?:the[- ])?art|sota"
+    r"|experiments?|experimental(?:ly)?|empirical(?:ly)?|evaluat\w+|results?\s+(?:show|demonstrate"
+    r"|indicate|suggest|confirm|reveal)\w*|(?:better|improved|superior|competitive|strong|promising"
+    r"|comparable|significant|substantial|new|compelling|good|reasonable|excellent)\s+(?:\w+\s+)?"
+    r"(?:results?|performances?|accuracy|gains?)|achiev\w+|attain\w*|obtain\w*|improv\w+|reduc\w+"
+    r"|gains?|boost\w*|speed\w*\s+up|speedups?|won|wins?|winning|ranks?\s+first|places?\s+first"
+    r"|reach(?:es|ed)?|yield\w*|show(?:s|ed|n)?\s+that|demonstrat\w+|find\s+that|found\s+that"
+    r"|finds\s+that|observe[sd]?|reveal\w*|confirm\w*|verif\w+|validat\w+|suggests?\s+that"
+    r"|discover\w*|successfully|on\s+par|comparabl[ey]|superiority|efficacy|effectiveness"
+    r"|(?:more|less|much|significantly|far)\s+\w+\s+than|(?:better|faster|smaller|fewer|higher"
+    r"|lower|larger|stronger|cheaper)\s+than|orders?\s+of\s+magnitude)\b",
+    _I,
+)
+_EMPIRICAL_WEAK = re.compile(
+    r"\b(?:efficient|effective|fast|faster|robust|accurate|scal(?:es|able)|generali[sz]es"
+    r"|competitive|superior|outstanding|highly|reliabl[ey])\b",
+    _I,
+)
+_CONTRIBUTION = re.compile(
+    r"\b(?:propos\w+|introduc\w+|present(?:s|ed|ing)?|describ\w+|develop\w*|devis\w+|design(?:s|ed)?"
+    r"|formulat\w+|investigat\w+|explor\w+|stud(?:y|ies|ied)|generali[sz]e[sd]?|contribut\w+"
+    r"|provid\w+|releas\w+|establish\w*|conjectur\w+|extend(?:s|ed)?|make\s+the\s+following"
+    r"|(?:we|which\s+we)\s+(?:call|term|name|dub)|dubbed|called|named|coined|refer\s+to\s+as"
+    r"|(?:is|are)\s+proposed|novel|first\s+to|the\s+first|new\s+(?:\w+\s+)?(?:method|model|approach"
+    r"|framework|algorithm|architecture|dataset|benchmark|task|loss|metric))\b",
+    _I,
+)
+_CAPABILITY = re.compile(
+    r"\b(?:can|could|is\s+able\s+to|are\s+able\s+to|be\s+able\s+to|enables?|allows?|does\s+not"
+    r"\s+require|do\s+not\s+require|without\s+(?:requiring|the\s+need)|works?\s+with|capable\s+of)\b",
+    _I,
+)
+_NAME_TOKEN = re.compile(r"\b(?:[A-Z][a-z]*[A-Z][\w\-]*|[A-Z]{2,}[\w\-]*|[a-z]+[A-Z]\w*)\b")
+_COMMON_ACRONYMS = {
+    "CNN", "CNNs", "RNN", "RNNs", "LSTM", "LSTMs", "GAN", "GANs", "MLP", "NLP", "SGD", "GPU",
+    "GPUs", "CPU", "RL", "MDP", "SOTA", "AI", "ML", "QA", "API", "RGB", "HOG", "SVM", "CRF",
+    "EM", "VAE", "VAEs", "MIL", "SR", "LR", "HR", "NMT", "MT", "ASR", "VQA", "FCN", "FCNs",
+}
+_NUMERIC_UNITS = {"%", "points", "×", "x", "dB", "fps", "ms", "s", "min", "h", "d", "place"}
+
+
+def _sentences(doc: Doc) -> list[tuple[int, int]]:
+    """Sentence character spans, with fragments the parser split off merged back."""
+    if doc.has_annotation("SENT_START"):
+        spans = [(s.start_char, s.end_char) for s in doc.sents]
+    else:
+        spans = [(m.start(), m.end()) for m in re.finditer(r"\S.*?(?:[.!?](?=\s|$)|$)", doc.text, re.S)]
+    merged: list[list[int]] = []
+    text = doc.text
+    for start, end in spans:
+        piece = text[start:end].strip()
+        if not piece:
+            continue
+        # A piece that starts in lower case or with closing punctuation continues a sentence.
+        if merged and (piece[0].islower() or piece[0] in ",;:)]%" or len(piece) < 4):
+            merged[-1][1] = end
+        else:
+            merged.append([start, end])
+    out = []
+    for start, end in merged:
+        chunk = text[start:end]
+        lead = len(chunk) - len(chunk.lstrip())
+        out.append((start + lead, start + len(chunk.rstrip())))
+    return out
+
+
+def _names_from(sentence: str) -> set[str]:
+    return {
+        t for t in _NAME_TOKEN.findall(sentence) if t not in _COMMON_ACRONYMS and len(t) > 1
+    }
+
+
+def _classify(
+    sentence: str, *, names: set[str], after_contribution: bool, previous_claim: bool
+) -> tuple[str | None, float]:
+    """(kind or None, confidence) of one sentence."""
+    we = bool(_WE.search(sentence)) or bool(_PAPER.search(sentence))
+    named = any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", sentence) for n in names)
+    system = named or bool(_PAPER.search(sentence)) or (
+        after_contribution and bool(_DEFINITE_SYSTEM.search(sentence))
+    ) or bool(re.search(r"\bour\s+(?:\w+\s+){0,2}" + _SYSTEM_NOUN, sentence, _I))
+    pronoun = previous_claim and bool(_PRONOUN_START.search(sentence))
+    anchored = we or system or pronoun
+    if not anchored:
+        if re.match(r"\W*(?:experiments?|experimental|empirical|extensive|results?|evaluations?)\b", sentence, _I):
+            anchored = True
+        else:
+            return None, 0.0
+    if _BACKGROUND.search(sentence) and not (_WE.search(sentence) or named):
+        return None, 0.0
+
+    quantities = [q for q in find_quantities(sentence) if q.unit in _NUMERIC_UNITS]
+    theory = bool(_THEORY_VERB.search(sentence)) or (
+        bool(_SHOW.search(sentence)) and bool(_THEORY_WORD.search(sentence))
+    )
+    strong = bool(_EMPIRICAL_STRONG.search(sentence)) or bool(quantities)
+    contribution = bool(_CONTRIBUTION.search(sentence))
+    capability = (system or pronoun) and bool(_CAPABILITY.search(sentence))
+    weak = (system or pronoun or we) and bool(_EMPIRICAL_WEAK.search(sentence))
+
+    if theory and not quantities:
+        return "theoretical", 0.8 if _THEORY_WORD.search(sentence) else 0.65
+    if strong:
+        # "We propose X, which outperforms Y" reports a result; "we propose a new loss that
+        # improves ..." without evidence words stays a contribution.
+        if contribution and not (quantities or re.search(
+            r"outperform|state[- ]of[- ]|experiment|results?\b|surpass|achiev", sentence, _I
+        )):
+            return "contribution", 0.7
+        return "empirical", 0.85 if (quantities or we) else 0.7
+    if contribution:
+        return "contribution", 0.8 if we else 0.6
+    if capability:
+        return "contribution", 0.55
+    if weak:
+        return "empirical", 0.5
+    return None, 0.0
+
+
+def extract(doc: Doc) -> list[Mention]:
+    """One claim mention per claiming sentence, with its Results."""
+    text = doc.text
+    mentions: list[Mention] = []
+    names: set[str] = set()
+    after_contribution = False
+    previous_claim = False
+    for start, end in _sentences(doc):
+        sentence = text[start:end]
+        kind, confidence = _classify(
+            sentence, names=names, after_contribution=after_contribution, previous_claim=previous_claim
+        )
+        previous_claim = kind is not None
+        if kind is None:
+            continue
+        if kind == "contribution":
+            after_contribution = True
+            names |= _names_from(sentence)
+        results = results_in(sentence, start) if kind != "theoretical" else ()
+        mentions.append(
+            Mention(
+                type="claim",
+                text=sentence,
+                start=start,
+                end=end,
+                extractor=NAME,
+                confidence=confidence,
+                claim_kind=kind,
+                results=results,
+            )
+        )
+    return mentions
