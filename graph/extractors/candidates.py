@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from spacy.tokens import Doc, Span, Token
 
 from graph.extractors import acronyms, classify, lexicon
+from graph.extractors import scorer as scorer_mod
+from graph.extractors.scorer import NONE, Scorer
 from graph.model import Mention
 
 CACHE_KEY = "paperkg.entity_candidates.v1"
@@ -83,9 +85,14 @@ def candidates(doc: Doc) -> tuple[Candidate, ...]:
     """The doc's candidates, every type, computed on first use and cached on the Doc."""
     cached = doc.user_data.get(CACHE_KEY)
     if cached is None:
-        cached = tuple(_generate(doc))
+        cached = compute(doc, scorer_mod.default())
         doc.user_data[CACHE_KEY] = cached
     return cached
+
+
+def compute(doc: Doc, scorer: Scorer | None) -> tuple[Candidate, ...]:
+    """The doc's candidates typed by `scorer`, or by the rules alone when it is None (no cache)."""
+    return tuple(_generate(doc, scorer))
 
 
 def mentions(doc: Doc, etype: str, extractor: str, min_confidence: float = MIN_CONFIDENCE) -> list[Mention]:
@@ -177,7 +184,8 @@ def _combine(strengths: list[float]) -> float:
     return 1.0 - miss
 
 
-def _generate(doc: Doc) -> list[Candidate]:
+def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
+    """Every candidate span with its evidence, untyped; and defined short form -> long form."""
     drafts: dict[tuple[int, int], _Draft] = {}
 
     def draft(span: Span) -> _Draft:
@@ -260,18 +268,29 @@ def _generate(doc: Doc) -> list[Candidate]:
                 d.add({hit.type: _LEXICON_STRENGTH})
                 d.sources.add("lexicon-variant")
 
+    d_list = [d for _, d in sorted(drafts.items())]
+    for d in d_list:
+        d.add(classify.context_evidence(d.span))
+        shape = classify.model_shape(d.span.text)
+        if shape:
+            d.add({"model": shape})
+    return d_list, short_forms
+
+
+def _generate(doc: Doc, scorer: Scorer | None) -> list[Candidate]:
+    d_list, short_forms = drafts_of(doc)
     # type each draft
     by_short: dict[str, tuple[str, float]] = {}
     out: list[Candidate] = []
-    for (s, e), d in sorted(drafts.items()):
+    for d in d_list:
         if "acronym-use" in d.sources and "lexicon" not in d.sources:
             continue  # typed after their long forms
-        cand = _decide(d)
+        cand = _decide(d, scorer)
         if cand is not None:
             out.append(cand)
             for alias in cand.aliases:
                 by_short[alias] = (cand.type, cand.confidence)
-    for (s, e), d in sorted(drafts.items()):
+    for d in d_list:
         if "acronym-use" not in d.sources or "lexicon" in d.sources:
             continue
         text = d.span.text
@@ -300,16 +319,15 @@ def _generate(doc: Doc) -> list[Candidate]:
     return _resolve_overlaps(out)
 
 
-def _decide(d: _Draft) -> Candidate | None:
+def _decide(d: _Draft, scorer: Scorer | None) -> Candidate | None:
+    if scorer is not None:
+        return _decide_learned(d, scorer)
     span = d.span
-    d.add(classify.context_evidence(span))
-    shape = classify.model_shape(span.text)
-    if shape:
-        d.add({"model": shape})
     named = classify.is_name_shaped(span.text)
     # a proper name with no other evidence: most coined names in abstracts are methods
     if named and not d.evidence:
-        d.add({"method": 0.3})
+        # ... and one the abstract presents as its own almost always is
+        d.add({"method": 0.6 if _is_proposed(span) else 0.3})
     scores = {etype: _combine(vals) for etype, vals in d.evidence.items()}
     if not scores:
         return None
@@ -348,6 +366,86 @@ _TIERS = {"lexicon": 2, "lexicon-variant": 2, "acronym": 2, "acronym-use": 2, "n
 
 def _tier(c: Candidate) -> int:
     return max(_TIERS[s] for s in c.sources)
+
+
+def features(d: _Draft) -> dict[str, float]:
+    """What the learned scorer sees of a candidate: its evidence, its words and their context."""
+    span = d.span
+    doc = span.doc
+    f: dict[str, float] = {"bias": 1.0}
+    for etype, vals in d.evidence.items():
+        f[f"ev:{etype}"] = _combine(vals)
+    for src in d.sources:
+        f[f"src:{src}"] = 1.0
+    if d.lexicon_type:
+        f[f"lex:{d.lexicon_type}"] = 1.0
+    n = len(span)
+    f[f"len:{min(n, 7)}"] = 1.0
+    text = span.text
+    if classify.is_name_shaped(text):
+        f["shape:name"] = 1.0
+    if text.isupper():
+        f["shape:upper"] = 1.0
+    if any(c.isdigit() for c in text):
+        f["shape:digit"] = 1.0
+    if all(t.is_title for t in span):
+        f["shape:title"] = 1.0
+    if text.islower():
+        f["shape:lower"] = 1.0
+    if d.aliases:
+        f["acronym:defined"] = 1.0
+    head = span[-1]
+    f[f"head:{head.lemma_.lower()}"] = 1.0
+    f[f"suffix:{head.lower_[-3:]}"] = 1.0
+    f[f"headpos:{head.pos_}"] = 1.0
+    if n > 1:
+        f[f"first:{span[0].lemma_.lower()}"] = 1.0
+        f[f"firstpos:{span[0].pos_}"] = 1.0
+    for tok in span[:-1]:
+        f[f"word:{tok.lemma_.lower()}"] = 1.0
+    root = span.root
+    f[f"dep:{root.dep_}"] = 1.0
+    if root.head is not root:
+        f[f"gov:{root.head.lemma_.lower()}"] = 1.0
+    prev = doc[span.start - 1].lower_ if span.start > 0 else "<s>"
+    nxt = doc[span.end].lower_ if span.end < len(doc) else "</s>"
+    f[f"prev:{prev}"] = 1.0
+    f[f"next:{nxt}"] = 1.0
+    if span.start > 1:
+        f[f"prev2:{doc[span.start - 2].lower_} {prev}"] = 1.0
+    if _is_proposed(span):
+        f["proposed"] = 1.0
+    return f
+
+
+def _decide_learned(d: _Draft, scorer: Scorer) -> Candidate | None:
+    span = d.span
+    probs = scorer.probabilities(features(d))
+    typed = {t: p for t, p in probs.items() if t != NONE}
+    etype = max(typed, key=typed.get)
+    conf = typed[etype]
+    if conf < min(scorer.thresholds.get(etype, MIN_CONFIDENCE), MIN_CONFIDENCE):
+        return None
+    # SciREX, the training data, files named models under Method; the name's shape or the
+    # model lexicon tells a model apart
+    ev_model = _combine(d.evidence.get("model", []))
+    if etype == "method" and (ev_model >= 0.75 or d.lexicon_type == "model"):
+        etype = "model"
+    aliases = tuple(a for a in d.aliases if a != (d.label or span.text))
+    if d.label and span.text != d.label and span.text not in aliases:
+        aliases = (span.text,) + aliases
+    return Candidate(
+        type=etype,
+        start=span.start_char,
+        end=span.end_char,
+        text=span.text,
+        confidence=min(conf, 0.99),
+        label=d.label,
+        aliases=aliases,
+        proposed=_is_proposed(span),
+        sources=tuple(sorted(d.sources)),
+        evidence=tuple(sorted((t, round(p, 4)) for t, p in typed.items())),
+    )
 
 
 def _resolve_overlaps(cands: list[Candidate]) -> list[Candidate]:

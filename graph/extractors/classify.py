@@ -31,7 +31,8 @@ _heads(
     "embedding embeddings pooling convolution convolutions normalization normalisation "
     "regularization regularisation dropout augmentation descent backpropagation back-propagation "
     "perceptron kernel forest tree machine cnn rnn lstm gan vae mlp distillation pretraining "
-    "pre-training fine-tuning finetuning policy sampler decoding search filter filters",
+    "pre-training fine-tuning finetuning policy sampler decoding search filter filters "
+    "regularizer regulariser optimiser",
 )
 _heads(
     "method",

@@ -1,0 +1,208 @@
+"""Entity extractors (methods, datasets, models, tasks, metrics) on made-up abstracts."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from graph import extractors as registry
+from graph.errors import InputError
+from graph.extractors import acronyms, candidates, classify, lexicon, scorer
+from graph.model import Mention
+
+ENTITY_EXTRACTORS = ("datasets.v1", "methods.v1", "metrics.v1", "models.v1", "tasks.v1")
+
+ABSTRACT = (
+    "We propose Gated Flow Networks (GFN), a novel architecture for image classification. "
+    "GFN is evaluated on CIFAR-10 and ImageNet, where it improves top-1 accuracy over ResNet-50."
+)
+MODELS = "We fine-tune Llama-2-7B, BERT-base and ViT-B/16 on the GLUE benchmark and report F1 score."
+SENTENCES = [
+    ABSTRACT,
+    MODELS,
+    "Spectral token pruning (STP) halves the cost of machine translation on WMT'14 English-German "
+    "while keeping BLEU within 0.2 points.",
+    "In this paper, we introduce a method called Lattice Echo that is measured by mean average "
+    "precision (mAP) on COCO.",
+    "Prior work relies on the Penn Treebank; we call our parser TreeHopper and report perplexity.",
+    "MSE (mean squared error) drops by 12% with the proposed Kernel Drift Regularizer.",
+]
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    from graph.nlp import load
+
+    return load()
+
+
+def run(nlp, text: str, names=ENTITY_EXTRACTORS) -> list[Mention]:
+    doc = nlp(text)
+    out: list[Mention] = []
+    for name in names:
+        out.extend(registry.get(name)(doc))
+    return out
+
+
+def by_text(mentions: list[Mention]) -> dict[str, Mention]:
+    return {m.text: m for m in mentions}
+
+
+def test_registry_names_point_at_the_entity_extractors():
+    assert set(ENTITY_EXTRACTORS) <= set(registry.names())
+    from graph.extractors import datasets, methods, metrics, models, tasks
+
+    assert registry.get("methods.v1") is methods.extract
+    assert registry.get("datasets.v1") is datasets.extract
+    assert registry.get("models.v1") is models.extract
+    assert registry.get("tasks.v1") is tasks.extract
+    assert registry.get("metrics.v1") is metrics.extract
+
+
+def test_contribution_with_acronym_datasets_metric_task_and_model(nlp):
+    ms = by_text(run(nlp, ABSTRACT))
+    gfn = ms["Gated Flow Networks"]
+    assert (gfn.type, gfn.start, gfn.end, gfn.extractor) == ("method", 11, 30, "methods.v1")
+    assert gfn.proposed is True
+    assert gfn.aliases == ("GFN",)
+    assert gfn.label is None
+    assert ms["CIFAR-10"].type == "dataset" and ms["CIFAR-10"].extractor == "datasets.v1"
+    assert ms["ImageNet"].type == "dataset"
+    assert not ms["CIFAR-10"].proposed
+    assert ms["top-1 accuracy"].type == "metric"
+    assert ms["image classification"].type == "task"
+    assert ms["ResNet-50"].type == "model" and not ms["ResNet-50"].proposed
+    # the later use of the acronym names the same method by its long form
+    uses = [m for m in run(nlp, ABSTRACT) if m.text == "GFN"]
+    assert uses and all(m.type == "method" and m.label == "Gated Flow Networks" for m in uses)
+
+
+def test_sized_and_versioned_models(nlp):
+    ms = by_text(run(nlp, MODELS))
+    for name in ("Llama-2-7B", "BERT-base", "ViT-B/16"):
+        assert ms[name].type == "model", name
+        assert ms[name].extractor == "models.v1"
+    assert ms["GLUE"].type == "dataset"
+    assert ms["F1 score"].type == "metric" and ms["F1 score"].label == "F1"
+
+
+def test_reverse_acronym_and_named_contribution(nlp):
+    ms = by_text(run(nlp, SENTENCES[5]))
+    mse = ms["mean squared error"]
+    assert mse.type == "metric" and mse.aliases == ("MSE",)
+    krd = ms["Kernel Drift Regularizer"]
+    assert krd.type == "method" and krd.proposed
+    named = by_text(run(nlp, SENTENCES[4]))
+    assert named["TreeHopper"].proposed and named["TreeHopper"].type in {"method", "model"}
+    assert named["Penn Treebank"].type == "dataset" and not named["Penn Treebank"].proposed
+    assert named["perplexity"].type == "metric"
+
+
+@pytest.mark.parametrize("text", SENTENCES)
+def test_spans_are_exact_and_fields_valid(nlp, text):
+    mentions = run(nlp, text)
+    assert mentions
+    for m in mentions:
+        assert text[m.start : m.end] == m.text
+        assert 0.0 <= m.confidence <= 1.0
+        assert m.extractor == f"{m.type}s.v1"
+        assert m.label is None or m.label != ""
+        assert m.text.strip() == m.text
+
+
+def test_each_extractor_returns_only_its_type(nlp):
+    doc = nlp(ABSTRACT + " " + MODELS)
+    for name in ENTITY_EXTRACTORS:
+        etype = name.split(".")[0][:-1]
+        got = registry.get(name)(doc)
+        assert got, name
+        assert {m.type for m in got} == {etype}
+
+
+def test_known_names_are_surer_than_descriptions(nlp):
+    text = ("We evaluate hierarchical token mixing on ImageNet and report accuracy "
+            "with a lightweight gating block.")
+    ms = by_text(run(nlp, text))
+    assert ms["ImageNet"].confidence > 0.8
+    vague = [m for m in ms.values() if m.text not in {"ImageNet", "accuracy"}]
+    assert vague and all(m.confidence < ms["ImageNet"].confidence for m in vague)
+
+
+def test_a_higher_threshold_keeps_a_subset(nlp):
+    mentions = [m for t in SENTENCES for m in run(nlp, t)]
+    kept = [sum(m.confidence >= t for m in mentions) for t in (0.0, 0.5, 0.7, 0.9)]
+    assert kept == sorted(kept, reverse=True) and kept[0] > kept[-1]
+
+
+def test_candidates_are_computed_once_per_doc(nlp, monkeypatch):
+    doc = nlp(ABSTRACT)
+    calls = []
+    real = candidates.compute
+    monkeypatch.setattr(candidates, "compute", lambda d, s: calls.append(1) or real(d, s))
+    for name in ENTITY_EXTRACTORS:
+        registry.get(name)(doc)
+    assert calls == [1]
+    assert candidates.CACHE_KEY in doc.user_data
+
+
+def test_rules_alone_find_the_core_names(nlp, monkeypatch):
+    monkeypatch.setenv(scorer.ENV_SWITCH, "off")
+    assert scorer.default() is None
+    cands = {c.text: c for c in candidates.compute(nlp(ABSTRACT), None)}
+    assert cands["Gated Flow Networks"].type == "method" and cands["Gated Flow Networks"].proposed
+    assert cands["CIFAR-10"].type == "dataset"
+    assert cands["ResNet-50"].type == "model"
+    assert cands["top-1 accuracy"].type == "metric"
+
+
+def test_acronym_pairs(nlp):
+    doc = nlp("Spectral token pruning (STP) is fast. The HTM (hierarchical token mixing) layer is not.")
+    pairs = [(p.long.text, p.short.text) for p in acronyms.find_pairs(doc)]
+    assert pairs == [("Spectral token pruning", "STP"), ("hierarchical token mixing", "HTM")]
+    assert acronyms.find_pairs(nlp("It works well (see Table 2).")) == []
+
+
+def test_best_long_form():
+    text = "we use long short-term memory"
+    assert text[acronyms.best_long_form("LSTM", text):] == "long short-term memory"
+    assert acronyms.best_long_form("XYZ", "nothing like it") is None
+    assert acronyms.looks_like_short_form("CNNs") and acronyms.looks_like_short_form("ViT")
+    assert not acronyms.looks_like_short_form("Adam") and not acronyms.looks_like_short_form("e.g.")
+
+
+def test_name_and_model_shapes():
+    assert classify.is_name_shaped("ResNet-50") and classify.is_name_shaped("WMT'14")
+    assert not classify.is_name_shaped("network") and not classify.is_name_shaped("Networks")
+    assert classify.model_shape("Llama-2-7B") >= 0.75
+    assert classify.model_shape("GPT-5.4") >= 0.75
+    assert classify.model_shape("Qwen3-14B") >= 0.75
+    assert classify.model_shape("dataset") == 0.0
+
+
+def test_lexicon_lookup_and_errors(tmp_path):
+    assert lexicon.lookup("penn treebank", "dataset") == "Penn Treebank"
+    assert lexicon.lookup("PTB", "dataset") == "Penn Treebank"
+    assert lexicon.lookup("race", "dataset") is None  # short names match in their own case only
+    bad = tmp_path / "datasets.txt"
+    bad.write_text("# header\nGood | Alias\nBroken | | x\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"datasets.txt:3"):
+        lexicon.parse_lexicon(bad)
+
+
+def test_lexicon_files_have_a_source_header():
+    for stem in lexicon.FILES.values():
+        head = (lexicon.LEXICON_DIR / f"{stem}.txt").read_text(encoding="utf-8").splitlines()[:3]
+        assert any("Source" in line for line in head if line.startswith("#")), stem
+
+
+def test_scorer_round_trip_and_errors(tmp_path):
+    s = scorer.Scorer(("none", "method"), (0.0, -1.0), {"bias": (0.0, 2.0)}, {"method": 0.5})
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(s.to_json()), encoding="utf-8")
+    loaded = scorer.load(path)
+    probs = loaded.probabilities({"bias": 1.0})
+    assert probs["method"] == pytest.approx(1 / (1 + 2.718281828459045 ** -1.0))
+    path.write_text(json.dumps({"format": "other"}), encoding="utf-8")
+    with pytest.raises(InputError, match="s.json"):
+        scorer.load(path)
