@@ -294,7 +294,7 @@ div.vis-tooltip { white-space: pre-line; max-width: 28rem; font: 12px/1.35 syste
 <body class="{{ 'embed' if embed else '' }}" data-graph-state="loading">
 <header>
 <h1>{{ title }}</h1>
-{% if trimmed %}<p class="notice" id="trim-notice" role="status">Showing {{ shown }}{% if total %} of {{ total }}{% endif %} nodes: this view is capped at {{ cap }} nodes{% if centre_hint %} and keeps those nearest to {{ centre_hint }}{% endif %}{% if not total %}; more were left out{% endif %}.</p>{% endif %}
+{% if trimmed %}<p class="notice" id="trim-notice" role="status">Showing {{ shown }}{% if total %} of {{ total }}{% endif %} nodes: this view is capped at {{ cap }} nodes{% if centre_hint %} and keeps those nearest to {{ centre_hint }}{% endif %}{% if not total %}; more were left out{% endif %}.{% if has_more %} Grey nodes stand for the papers that did not fit.{% endif %}</p>{% endif %}
 <ul class="legend" aria-label="Legend">
 {% for type, name, colour, shape in legend %}<li data-type="{{ type }}"><svg viewBox="0 0 14 14" aria-hidden="true">{{ shape_svg(shape, colour) }}</svg>{{ name }}</li>
 {% endfor %}</ul>
@@ -411,6 +411,7 @@ def render_view(
         total=data["total"],
         cap=data["cap"],
         edges=len(data["edges"]),
+        has_more=any(node.get("group") == "more" for node in data["nodes"]),
         centre_hint=centre_hint,
         legend=_legend(node.get("group", "other") for node in data["nodes"]),
         data=payload,
@@ -467,7 +468,8 @@ def overview_html(
     data = view_data(graph, cap=cap, link_base=link_base, base=base)
     if trimmed and not data["trimmed"]:
         data["trimmed"] = True
-        data["total"] = None
+        # aggregate_overview records how many entities and papers it summarised.
+        data["total"] = graph.graph.get("total")
     return render_view(
         data, title=title, static_url=static_url, inline_lib=inline_lib, embed=embed
     )
@@ -535,6 +537,9 @@ def aggregate_overview(
             out.add_node(more, type="more", slug=slug, label=f"+{len(left)} papers",
                          count=len(left))
             out.add_edge(more, node, relation="more")
+    out.graph["total"] = sum(
+        1 for n, a in graph.nodes(data=True) if node_ref(n, a, base)[0] != "claim"
+    )
     return out, aggregated
 
 
