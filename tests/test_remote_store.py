@@ -1,0 +1,183 @@
+"""The store contract, run against the embedded store and a real Oxigraph server alike."""
+
+from __future__ import annotations
+
+import pytest
+from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad, QueryBoolean, QuerySolutions
+
+from graph.errors import QueryError, StoreError
+from graph.namespaces import PKG, XSD, provenance_graph
+from graph.store import EmbeddedStore
+from graph.store_remote import RemoteStore
+from tests.scale.graphs import BASE, corpus_quads, two_papers
+from tests.scale.server import free_port, oxigraph_binary, oxigraph_server
+
+PAPER_A = f"{BASE}paper/paper-a"
+PAPER_B = f"{BASE}paper/paper-b"
+PROVENANCE = provenance_graph(BASE)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    if oxigraph_binary() is None:
+        pytest.skip("the oxigraph server is not installed")
+    with oxigraph_server(tmp_path_factory.mktemp("oxigraph")) as url:
+        yield url
+
+
+@pytest.fixture(params=["embedded", pytest.param("remote", marks=pytest.mark.remote)])
+def store(request, tmp_path):
+    if request.param == "embedded":
+        opened = EmbeddedStore(str(tmp_path / "store"))
+    else:
+        opened = RemoteStore(request.getfixturevalue("server"), timeout=20)
+        opened.replace_all([])  # each test starts from an empty server
+    yield opened
+    opened.close()
+
+
+@pytest.fixture(scope="module")
+def graph_quads():
+    return corpus_quads(two_papers())
+
+
+def support(store, entity: str) -> int | None:
+    rows = list(store.query(f"SELECT ?n WHERE {{ <{BASE}{entity}> <{PKG}support> ?n }}"))
+    return int(rows[0]["n"].value) if rows else None
+
+
+def test_replace_all_round_trips_every_quad(store, graph_quads):
+    store.replace_all(graph_quads)
+    assert set(store.quads()) == set(graph_quads)
+    assert len(store) == len(graph_quads)
+    assert set(store.quads("")) == {q for q in graph_quads if q.graph_name == DefaultGraph()}
+    provenance = set(store.quads(PROVENANCE))
+    assert provenance and provenance == {
+        q for q in graph_quads if q.graph_name == NamedNode(PROVENANCE)
+    }
+    assert store.named_graphs() == [PROVENANCE]
+
+
+def test_replace_all_replaces_everything(store, graph_quads):
+    store.replace_all(graph_quads)
+    other = Quad(NamedNode("https://example.org/x"), NamedNode("https://example.org/p"),
+                 Literal("only"), NamedNode("https://example.org/g"))
+    store.replace_all([other])
+    assert list(store.quads()) == [other]
+    assert store.named_graphs() == ["https://example.org/g"]
+
+
+def test_select_ask_construct_return_pyoxigraph_types(store, graph_quads):
+    store.replace_all(graph_quads)
+    rows = store.query(
+        f"SELECT ?paper ?title WHERE {{ ?paper a <{PKG}Paper> ; "
+        "<http://purl.org/dc/terms/title> ?title } ORDER BY ?paper"
+    )
+    assert isinstance(rows, QuerySolutions)
+    assert [v.value for v in rows.variables] == ["paper", "title"]
+    assert [(r["paper"], r["title"]) for r in rows] == [
+        (NamedNode(PAPER_A), Literal("Alpha Network")),
+        (NamedNode(PAPER_B), Literal("On Alpha")),
+    ]
+    asked = store.query(f"ASK {{ <{PAPER_A}> <{PKG}proposes> <{BASE}method/alpha-network> }}")
+    assert isinstance(asked, QueryBoolean) and bool(asked) is True
+    assert bool(store.query(f"ASK {{ <{PAPER_B}> <{PKG}proposes> ?x }}")) is False
+    triples = store.query(
+        f"CONSTRUCT {{ ?p <{PKG}usesDataset> ?d }} WHERE {{ ?p <{PKG}usesDataset> ?d }}"
+    )
+    assert {(t.subject.value, t.object.value) for t in triples} == {
+        (PAPER_A, f"{BASE}dataset/betaset"),
+        (PAPER_B, f"{BASE}dataset/betaset"),
+        (PAPER_B, f"{BASE}dataset/gammaset"),
+    }
+
+
+def test_query_graph_options(store, graph_quads):
+    store.replace_all(graph_quads)
+    count = "SELECT (COUNT(*) AS ?n) WHERE { ?s <http://www.w3.org/ns/oa#hasSource> ?o }"
+    in_provenance = sum(
+        1 for q in graph_quads if q.predicate.value == "http://www.w3.org/ns/oa#hasSource"
+    )
+    assert in_provenance > 0
+    assert int(next(iter(store.query(count)))["n"].value) == 0
+    assert int(next(iter(store.query(count, default_graph=[PROVENANCE])))["n"].value) == in_provenance
+    union = store.query(count, union_default_graph=True)
+    assert int(next(iter(union))["n"].value) == in_provenance
+
+
+def test_bad_query_is_a_query_error(store):
+    with pytest.raises(QueryError):
+        store.query("SELECT ?x WHERE { ?x ")
+
+
+def test_generation_changes_with_every_write(store, graph_quads):
+    first = store.generation()
+    store.replace_all(graph_quads)
+    second = store.generation()
+    assert second != first
+    assert store.generation() == second  # reading does not change it
+    store.add_quads([Quad(NamedNode(PAPER_A), NamedNode(f"{PKG}note"), Literal("x"),
+                          DefaultGraph())])
+    third = store.generation()
+    assert third not in (first, second)
+    assert store.remove_paper("paper-b", base=BASE)
+    assert store.generation() not in (first, second, third)
+
+
+def test_remove_paper_drops_facts_provenance_and_orphans(store, graph_quads):
+    store.replace_all(graph_quads)
+    assert support(store, "dataset/betaset") == 2
+    assert store.remove_paper("paper-b", base=BASE) is True
+    left = set(store.quads())
+    assert not any(PAPER_B in (q.subject.value, q.object.value) for q in left
+                   if isinstance(q.object, NamedNode))
+    assert not any("annotation/paper-b" in q.subject.value for q in left)
+    # Shared entities lose one paper; GammaSet had only paper b and is gone.
+    assert support(store, "dataset/betaset") == 1
+    assert support(store, "method/alpha-network") == 1
+    assert not any(q.subject.value == f"{BASE}dataset/gammaset" for q in left)
+    # Paper a is untouched.
+    assert {q for q in graph_quads if "paper-a" in q.subject.value} <= left
+    assert store.remove_paper("paper-b", base=BASE) is False
+
+
+def test_support_is_only_on_entities_after_remove(store, graph_quads):
+    store.replace_all(graph_quads)
+    store.remove_paper("paper-a", base=BASE)
+    holders = {
+        r["x"].value for r in store.query(f"SELECT ?x WHERE {{ ?x <{PKG}support> ?n }}")
+    }
+    assert holders == {
+        f"{BASE}method/alpha-network", f"{BASE}dataset/betaset", f"{BASE}dataset/gammaset",
+    } | {h for h in holders if h.startswith(f"{BASE}domain/")}
+    # Paper a's claim and result went with it.
+    assert not any("paper-a" in q.subject.value for q in store.quads())
+
+
+@pytest.mark.remote
+def test_connection_refused_is_a_store_error_naming_the_url():
+    url = f"http://127.0.0.1:{free_port()}"
+    store = RemoteStore(url, timeout=2)
+    with pytest.raises(StoreError, match=r"127\.0\.0\.1"):
+        store.query("ASK {}")
+    with pytest.raises(StoreError, match=r"127\.0\.0\.1"):
+        store.replace_all([])
+
+
+@pytest.mark.remote
+def test_remote_store_hides_its_bookkeeping_graphs(server, graph_quads):
+    store = RemoteStore(server)
+    store.replace_all(graph_quads)
+    assert "urn:paperkg" not in " ".join(store.named_graphs())
+    assert all("urn:paperkg" not in str(q.graph_name) for q in store.quads())
+    # The token lives in the server, so a second client sees the same generation.
+    assert RemoteStore(server).generation() == store.generation()
+
+
+@pytest.mark.remote
+def test_decimal_literal_round_trips_remote(server):
+    store = RemoteStore(server)
+    value = Quad(NamedNode(f"{BASE}result/x"), NamedNode(f"{PKG}value"),
+                 Literal("3.2", datatype=NamedNode(f"{XSD}decimal")), DefaultGraph())
+    store.replace_all([value])
+    assert list(store.quads()) == [value]
