@@ -1,0 +1,361 @@
+"""graph.store: the embedded store, its atomic generations, incremental updates and errors."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad, QueryBoolean
+from rdf_corpus import BASE, PKG, make_corpus
+
+from graph.errors import QueryError, StoreError
+from graph.namespaces import paper_iri, provenance_graph
+from graph.rdf import corpus_quads, entity_quads, paper_quads
+from graph.store import DEFAULT_GRAPH, EmbeddedStore, Store, open_store
+
+ROOT = Path(__file__).resolve().parent.parent
+NO_TAXONOMY = "/nonexistent/taxonomy.ttl"
+KEY_A, KEY_B = "a1b2c3d4e5f6", "survey-1"
+XSD_INTEGER = "http://www.w3.org/2001/XMLSchema#integer"
+
+
+@pytest.fixture(scope="module")
+def quads() -> list[Quad]:
+    return corpus_quads(make_corpus(), taxonomy=NO_TAXONOMY)
+
+
+def marker(i: int) -> Quad:
+    return Quad(NamedNode(f"http://example.org/s{i}"), NamedNode("http://example.org/p"),
+                Literal(str(i)), DefaultGraph())
+
+
+def count(store: Store, where: str) -> int:
+    rows = list(store.query(f"SELECT (COUNT(*) AS ?n) WHERE {{ {where} }}"))
+    return int(rows[0]["n"].value)
+
+
+def test_round_trip_on_disk(tmp_path, quads):
+    store = open_store(str(tmp_path / "store"))
+    assert len(store) == 0
+    store.replace_all(quads)
+    assert set(store.quads()) == set(quads)
+    assert len(store) == len(quads)
+    store.close()
+    reader = open_store(str(tmp_path / "store"), read_only=True)
+    assert set(reader.quads()) == set(quads)
+    reader.close()
+
+
+def test_default_location_and_environment(tmp_path, monkeypatch, quads):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PAPERKG_STORE", raising=False)
+    store = open_store()
+    assert store.location == os.path.join(".paperkg", "store")
+    store.close()
+    assert (tmp_path / ".paperkg" / "store").is_symlink()
+    monkeypatch.setenv("PAPERKG_STORE", str(tmp_path / "elsewhere"))
+    other = open_store()
+    assert other.location == str(tmp_path / "elsewhere")
+    other.close()
+
+
+def test_quads_by_graph(quads):
+    store = open_store(":memory:")
+    store.replace_all(quads)
+    facts = set(store.quads(DEFAULT_GRAPH))
+    provenance = set(store.quads(provenance_graph(BASE)))
+    assert facts == {q for q in quads if isinstance(q.graph_name, DefaultGraph)}
+    assert provenance == {q for q in quads if not isinstance(q.graph_name, DefaultGraph)}
+    assert facts | provenance == set(store.quads())
+
+
+def test_query_graph_options(quads):
+    store = open_store(":memory:")
+    store.replace_all(quads)
+    assert count(store, "?a a <http://www.w3.org/ns/oa#Annotation>") == 0
+    annotations = count(
+        store, "GRAPH ?g { ?a a <http://www.w3.org/ns/oa#Annotation> }"
+    )
+    assert annotations == 10
+    union = list(store.query(
+        "SELECT (COUNT(*) AS ?n) WHERE { ?a a <http://www.w3.org/ns/oa#Annotation> }",
+        union_default_graph=True,
+    ))
+    assert int(union[0]["n"].value) == annotations
+    chosen = list(store.query(
+        "SELECT (COUNT(*) AS ?n) WHERE { ?a a <http://www.w3.org/ns/oa#Annotation> }",
+        default_graph=[provenance_graph(BASE)],
+    ))
+    assert int(chosen[0]["n"].value) == annotations
+    none_named = list(store.query(
+        "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }", named_graphs=[],
+    ))
+    assert int(none_named[0]["n"].value) == 0
+    assert isinstance(store.query(f"ASK {{ ?p a <{PKG}Paper> }}"), QueryBoolean)
+
+
+def test_query_syntax_error_is_a_query_error():
+    store = open_store(":memory:")
+    with pytest.raises(QueryError, match="invalid SPARQL"):
+        store.query("SELECT WHERE {")
+
+
+def test_generation_changes_with_content(tmp_path, quads):
+    store = open_store(str(tmp_path / "store"))
+    first = store.generation()
+    store.replace_all(quads)
+    second = store.generation()
+    store.add_quads([marker(1)])
+    third = store.generation()
+    store.remove_paper(KEY_B)
+    assert len({first, second, third, store.generation()}) == 4
+    memory = open_store(":memory:")
+    before = memory.generation()
+    memory.add_quads([marker(1)])
+    assert memory.generation() != before
+
+
+def test_reader_keeps_its_snapshot_until_refresh(tmp_path, quads):
+    path = str(tmp_path / "store")
+    writer = open_store(path)
+    writer.replace_all(quads)
+    reader = open_store(path, read_only=True)
+    seen = reader.generation()
+    writer.replace_all([marker(1)])
+    # the reader still answers from the generation it opened, and can tell it changed
+    assert len(reader) == len(quads)
+    assert reader.generation() != seen
+    assert reader.refresh() is True
+    assert set(reader.quads()) == {marker(1)}
+    assert reader.refresh() is False
+
+
+def test_layout_is_a_symlink_to_one_generation(tmp_path, quads):
+    path = tmp_path / "store"
+    store = open_store(str(path))
+    for i in range(4):
+        store.replace_all([marker(i)])
+    target = Path(os.readlink(path))
+    assert target.parent.name == "store.d"
+    folders = sorted(p.name for p in (tmp_path / "store.d").iterdir() if p.is_dir())
+    # the current generation and the one it replaced, for readers still on it
+    assert len(folders) == 2 and target.name in folders
+    assert not list(tmp_path.glob(".store.*.link"))
+
+
+def test_failed_load_leaves_previous_store(tmp_path, quads):
+    path = str(tmp_path / "store")
+    store = open_store(path)
+    store.replace_all(quads)
+    generation = store.generation()
+    folders = set((tmp_path / "store.d").iterdir())
+
+    def broken():
+        yield marker(1)
+        raise RuntimeError("parse failure half-way")
+
+    with pytest.raises(RuntimeError):
+        store.replace_all(broken())
+    assert store.generation() == generation
+    assert set(store.quads()) == set(quads)
+    assert set((tmp_path / "store.d").iterdir()) == folders
+    store.close()
+    assert set(open_store(path, read_only=True).quads()) == set(quads)
+
+
+def test_killed_load_leaves_previous_store(tmp_path, quads):
+    path = str(tmp_path / "store")
+    store = open_store(path)
+    store.replace_all([marker(0)])
+    store.close()
+    script = textwrap.dedent(
+        f"""
+        import os, signal, sys
+        sys.path.insert(0, {str(ROOT)!r})
+        from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
+        from graph.store import open_store
+
+        def quads():
+            for i in range(50_000):
+                if i == 40_000:
+                    os.kill(os.getpid(), signal.SIGKILL)
+                yield Quad(NamedNode(f"http://example.org/k{{i}}"),
+                           NamedNode("http://example.org/p"), Literal("x"), DefaultGraph())
+
+        open_store({path!r}).replace_all(quads())
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], timeout=120)
+    assert done.returncode == -9
+    reader = open_store(path, read_only=True)
+    assert set(reader.quads()) == {marker(0)}
+    reader.close()
+    # the next writer clears the half-written generation away and works
+    writer = open_store(path)
+    writer.replace_all([marker(2)])
+    assert set(writer.quads()) == {marker(2)}
+    assert len([p for p in (tmp_path / "store.d").iterdir() if p.is_dir()]) == 2
+
+
+def test_one_writer_at_a_time(tmp_path):
+    path = str(tmp_path / "store")
+    first = open_store(path)
+    with pytest.raises(StoreError, match="another process"):
+        open_store(path)
+    first.close()
+    open_store(path).close()
+
+
+def test_read_only_refuses_writes(tmp_path):
+    path = str(tmp_path / "store")
+    open_store(path).close()
+    reader = open_store(path, read_only=True)
+    with pytest.raises(StoreError, match="read-only"):
+        reader.add_quads([marker(1)])
+
+
+def test_missing_store_for_reading(tmp_path):
+    missing = tmp_path / "nothing"
+    with pytest.raises(StoreError, match=str(missing)):
+        open_store(str(missing), read_only=True)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere")
+def test_unwritable_folder(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        with pytest.raises(StoreError, match=str(locked)):
+            open_store(str(locked / "store"))
+    finally:
+        locked.chmod(0o700)
+
+
+def test_path_under_a_file_is_a_store_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(StoreError, match=str(blocker)):
+        open_store(str(blocker / "store"))
+
+
+def test_plain_folder_store_is_adopted(tmp_path, quads):
+    import pyoxigraph
+
+    folder = tmp_path / "plain"
+    db = pyoxigraph.Store(str(folder))
+    db.extend([marker(7)])
+    db.flush()
+    del db
+    reader = open_store(str(folder), read_only=True)
+    assert set(reader.quads()) == {marker(7)}
+    reader.close()
+    writer = open_store(str(folder))
+    writer.replace_all(quads)
+    assert folder.is_symlink()
+    assert set(open_store(str(folder), read_only=True).quads()) == set(quads)
+
+
+def test_closed_store(tmp_path):
+    store = open_store(":memory:")
+    store.close()
+    with pytest.raises(StoreError, match="closed"):
+        len(store)
+
+
+@pytest.mark.parametrize("location", [":memory:", "disk"])
+def test_remove_paper(tmp_path, quads, location):
+    store = open_store(location if location == ":memory:" else str(tmp_path / "s"))
+    store.replace_all(quads)
+    assert store.remove_paper(KEY_A) is True
+    assert store.remove_paper(KEY_A) is False
+    left = set(store.quads())
+    # nothing of paper A is left: no facts, claims, results, annotations
+    assert not any(KEY_A in q.subject.value or KEY_A in q.object.value for q in left)
+    # entities only A linked are gone; shared ones lost one paper of support
+    survivors = {q.subject.value for q in left if q.predicate.value == PKG + "support"}
+    assert survivors == {BASE + "method/dense-routing", BASE + "task/graph-clustering"}
+    support = {
+        q.subject.value: q.object.value for q in left if q.predicate.value == PKG + "support"
+    }
+    assert support == {BASE + "method/dense-routing": "1", BASE + "task/graph-clustering": "1"}
+    # B is whole; shared nodes (extractors, taxonomy domains) stay, the domain without support
+    only_b = corpus_quads(_only(KEY_B), taxonomy=NO_TAXONOMY)
+    assert _unshared(left) == _unshared(only_b)
+    assert BASE + "domain/machine-learning" not in survivors
+
+
+def _unshared(quads) -> set[Quad]:
+    """Quads but those about the nodes papers share: extractors and domains."""
+    return {
+        q for q in quads
+        if not q.subject.value.startswith((PKG + "extractor/", BASE + "domain/"))
+    }
+
+
+def _only(key: str):
+    corpus = make_corpus()
+    corpus.extractions = {key: corpus.extractions[key]}
+    corpus.links = {key: corpus.links[key]}
+    corpus.entities = {
+        ref: e for ref, e in corpus.entities.items() if key in e.papers
+    }
+    for entity in corpus.entities.values():
+        entity.papers = {key}
+    return corpus
+
+
+def test_replace_graph_of_adds_back(tmp_path, quads):
+    store = open_store(str(tmp_path / "s"))
+    store.replace_all(corpus_quads(_only(KEY_B), taxonomy=NO_TAXONOMY))
+    corpus = make_corpus()
+    new = paper_quads(corpus.extractions[KEY_A], corpus.links[KEY_A],
+                      entities=corpus.entities)
+    for ref in corpus.links[KEY_A]:
+        if ref:
+            new += entity_quads(corpus.entities[ref])
+    store.replace_graph_of(paper_iri(BASE, KEY_A), new)
+    # support recounted from the links, whatever the new quads said
+    assert _unshared(store.quads()) == _unshared(quads)
+    domain_support = Quad(NamedNode(BASE + "domain/machine-learning"),
+                          NamedNode(PKG + "support"),
+                          Literal("1", datatype=NamedNode(XSD_INTEGER)), DefaultGraph())
+    assert domain_support in set(store.quads())
+    # replacing again with the same quads changes nothing but the generation
+    before = store.generation()
+    content = set(store.quads())
+    store.replace_graph_of(paper_iri(BASE, KEY_A), new)
+    assert set(store.quads()) == content
+    assert store.generation() != before
+
+
+def test_add_quads_is_one_transaction(tmp_path):
+    store = open_store(str(tmp_path / "s"))
+    store.add_quads([marker(1), marker(2)])
+    assert set(store.quads()) == {marker(1), marker(2)}
+
+
+def test_url_opens_the_remote_backend(monkeypatch):
+    import types
+
+    opened = []
+    fake = types.ModuleType("graph.store_remote")
+
+    class RemoteStore:
+        def __init__(self, location):
+            opened.append(location)
+
+    fake.RemoteStore = RemoteStore
+    monkeypatch.setitem(sys.modules, "graph.store_remote", fake)
+    store = open_store("http://127.0.0.1:7878/")
+    assert isinstance(store, RemoteStore)
+    assert opened == ["http://127.0.0.1:7878/"]
+
+
+def test_embedded_store_meets_the_protocol():
+    assert isinstance(open_store(":memory:"), Store)
+    assert isinstance(open_store(":memory:"), EmbeddedStore)
