@@ -46,7 +46,7 @@ def _pages_only_app(store: Any) -> Flask:
     app.register_blueprint(bp)
 
     # A minimal SPARQL endpoint so the SPARQL page can be driven without the API blueprints.
-    from flask import request
+    from flask import redirect, request, url_for
 
     formats = {
         "application/sparql-results+json": pyoxigraph.QueryResultsFormat.JSON,
@@ -65,6 +65,13 @@ def _pages_only_app(store: Any) -> Flask:
             return {"error": {"status": 400, "message": str(exc)}}, 400
         body = results.serialize(format=formats[media])
         return app.response_class(body, mimetype=media)
+
+    @app.get("/id/<type_>/<slug>")
+    def resource(type_: str, slug: str) -> Any:
+        # What the API's /id/ does for browsers: send them to the HTML view.
+        if type_ == "paper":
+            return redirect(url_for("pages.paper", key=slug), 303)
+        return redirect(url_for("pages.entity", type_=type_, slug=slug), 303)
 
     return app
 
