@@ -419,39 +419,8 @@ class RemoteStore:
         """Run a SPARQL Update request (one transaction on the server) and renew the token."""
         self._update(f"{sparql.rstrip().rstrip(';')} ;\n{self._bump()}")
 
-    def _owned_quads(self, paper: str) -> list[Quad]:
-        """Quads about the paper and the nodes only it owns: claims, results, annotations."""
-        p = f"<{paper}>"
-        has_source, has_target, has_selector = (f"<{OA}hasSource>", f"<{OA}hasTarget>",
-                                                f"<{OA}hasSelector>")
-        makes_claim, result = f"<{PKG}makesClaim>", f"<{PKG}result>"
-
-        def anywhere(pattern: str) -> str:
-            return f"{{ {pattern} }} UNION {{ GRAPH ?h {{ {pattern} }} }}"
-
-        subjects_query = f"""SELECT DISTINCT ?x WHERE {{
-  {{ VALUES ?x {{ {p} }} }}
-  UNION {{ {anywhere(f"{p} {makes_claim} ?x")} }}
-  UNION {{ {anywhere(f"{p} {makes_claim} ?c . ?c {result} ?x")} }}
-  UNION {{ {anywhere(f"?x {has_source} {p}")} }}
-  UNION {{ {anywhere(f"?t {has_source} {p} . ?t {has_selector} ?x")} }}
-  UNION {{ {anywhere(f"?t {has_source} {p} . ?x {has_target} ?t")} }}
-}}"""
-        subjects = [row["x"] for row in self._select(subjects_query)
-                    if isinstance(row["x"], NamedNode)]
-        owned: list[Quad] = []
-        for part in _batches(subjects, 500):
-            values = " ".join(_term(s) for s in part)
-            rows = self._select(
-                f"SELECT ?s ?p ?o ?g WHERE {{ VALUES ?s {{ {values} }} "
-                "{ ?s ?p ?o } UNION { GRAPH ?g { ?s ?p ?o } } }"
-            )
-            for row in rows:
-                graph = row["g"]
-                if _hidden(graph):
-                    continue
-                owned.append(Quad(row["s"], row["p"], row["o"], graph or DefaultGraph()))
-        return list(dict.fromkeys(owned))
+    def _owned_quads(self, paper: str | NamedNode) -> list[Quad]:
+        return owned_quads(self, paper.value if isinstance(paper, NamedNode) else paper)
 
     def replace_graph_of(self, paper_iri: str, quads: Iterable[Quad]) -> None:
         """Replace one paper's facts and provenance by `quads` in one update request, then
@@ -495,6 +464,42 @@ class RemoteStore:
 
     def __repr__(self) -> str:
         return f"<RemoteStore {self.location}>"
+
+
+def owned_quads(store: Any, paper: str) -> list[Quad]:
+    """Quads about a paper and the nodes only it owns (claims, results, annotations with their
+    targets and selectors), in any graph, read with SPARQL: works on every store backend."""
+    p = f"<{paper}>"
+    has_source, has_target, has_selector = (f"<{OA}hasSource>", f"<{OA}hasTarget>",
+                                            f"<{OA}hasSelector>")
+    makes_claim, result = f"<{PKG}makesClaim>", f"<{PKG}result>"
+
+    def anywhere(pattern: str) -> str:
+        return f"{{ {pattern} }} UNION {{ GRAPH ?h {{ {pattern} }} }}"
+
+    subjects_query = f"""SELECT DISTINCT ?x WHERE {{
+  {{ VALUES ?x {{ {p} }} }}
+  UNION {{ {anywhere(f"{p} {makes_claim} ?x")} }}
+  UNION {{ {anywhere(f"{p} {makes_claim} ?c . ?c {result} ?x")} }}
+  UNION {{ {anywhere(f"?x {has_source} {p}")} }}
+  UNION {{ {anywhere(f"?t {has_source} {p} . ?t {has_selector} ?x")} }}
+  UNION {{ {anywhere(f"?t {has_source} {p} . ?x {has_target} ?t")} }}
+}}"""
+    subjects = [row["x"] for row in store.query(subjects_query)
+                if isinstance(row["x"], NamedNode)]
+    owned: list[Quad] = []
+    for part in _batches(subjects, 500):
+        values = " ".join(_term(s) for s in part)
+        rows = store.query(
+            f"SELECT ?s ?p ?o ?g WHERE {{ VALUES ?s {{ {values} }} "
+            "{ ?s ?p ?o } UNION { GRAPH ?g { ?s ?p ?o } } }"
+        )
+        for row in rows:
+            graph = row["g"]
+            if _hidden(graph):
+                continue
+            owned.append(Quad(row["s"], row["p"], row["o"], graph or DefaultGraph()))
+    return list(dict.fromkeys(owned))
 
 
 def _error_text(exc: urllib.error.HTTPError) -> str:

@@ -60,3 +60,48 @@ def corpus_quads(extractions: list[PaperExtraction], base: str = BASE) -> list:
     from graph.resolve import resolve
 
     return make(resolve(extractions), base=base)
+
+
+def _paper(key: str, text: str, title: str, mentions: list[tuple]) -> PaperExtraction:
+    """`mentions`: (surface, type, options) triples, options as for `_mention`."""
+    return PaperExtraction(
+        paper=Paper(key=key, abstract=text, title=title, id=key),
+        mentions=[_mention(text, surface, type_, **options) for surface, type_, options in mentions],
+    )
+
+
+def five_papers() -> list[PaperExtraction]:
+    """Five papers whose names are used the same way throughout: no label vote, acronym or
+    merge depends on which papers are present, so any subset resolves like the whole."""
+    return [
+        _paper("p1", "We propose Alpha Network for image segmentation on BetaSet.", "P one", [
+            ("Alpha Network", "method", {"proposed": True}),
+            ("image segmentation", "task", {}),
+            ("BetaSet", "dataset", {}),
+            ("image segmentation", "domain", {"label": "computer-vision"}),
+        ]),
+        _paper("p2", "Alpha Network beats Delta Model on BetaSet in accuracy.", "P two", [
+            ("Alpha Network", "method", {}),
+            ("Delta Model", "model", {}),
+            ("BetaSet", "dataset", {}),
+            ("accuracy", "metric", {}),
+        ]),
+        _paper("p3", "Delta Model is evaluated on GammaSet for image segmentation.", "P three", [
+            ("Delta Model", "model", {}),
+            ("GammaSet", "dataset", {}),
+            ("image segmentation", "task", {}),
+            ("image segmentation", "domain", {"label": "computer-vision"}),
+        ]),
+        # Added later: an existing method under a new alias, an existing dataset, a new one.
+        _paper("p4", "Alpha Network (AN) transfers from BetaSet to EpsilonSet.", "P four", [
+            ("Alpha Network", "method", {"aliases": ("AN",)}),
+            ("BetaSet", "dataset", {}),
+            ("EpsilonSet", "dataset", {}),
+        ]),
+        _paper("p5", "We propose Zeta Search for protein folding, scored by accuracy.", "P five", [
+            ("Zeta Search", "method", {"proposed": True}),
+            ("protein folding", "task", {}),
+            ("accuracy", "metric", {}),
+            ("protein folding", "domain", {"label": "computational-biology"}),
+        ]),
+    ]

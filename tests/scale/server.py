@@ -70,3 +70,13 @@ def oxigraph_server(folder: Path) -> Iterator[str]:
             process.kill()
             process.wait()
         log.close()
+
+
+def server_fixture(tmp_path_factory):
+    """Body of a module-scoped `server` fixture: skip when the binary is missing."""
+    import pytest
+
+    if oxigraph_binary() is None:
+        pytest.skip("the oxigraph server is not installed")
+    with oxigraph_server(tmp_path_factory.mktemp("oxigraph")) as url:
+        yield url

@@ -1,0 +1,407 @@
+"""Add, re-ingest and remove papers in a built graph, without rebuilding it.
+
+`add_papers` extracts only the papers it is given, resolves their mentions against the
+entities already in the store (labels and aliases read back with SPARQL and passed to
+`graph.resolve.resolve` as `known`), and changes the store in one SPARQL Update request:
+the old facts and provenance of re-ingested papers out, the new papers' quads and their
+entities' new names in, `pkg:support` recounted for every entity a changed paper links (or
+linked), and entities no paper links any more removed.
+
+Re-ingesting. A paper is recognised by its key, stored as `dcterms:identifier` (and in its
+IRI). A record whose key is in the store with the same record fields is skipped as
+unchanged; with any field changed (abstract, title, authors, ...) its old facts, claims,
+results and annotations are replaced. A paper's key is its `id` when it has one, so a paper
+*with an id* and a corrected abstract replaces its old version; a paper without an id is keyed
+by its abstract's hash, so a changed abstract is a new paper and the old one stays until it is
+removed (`remove_paper`) - nothing else ties the two texts together.
+
+Where an incremental add can differ from a full rebuild of the same papers, because the
+resolver's corpus-level decisions are not revisited for entities already in the graph:
+
+- an entity keeps the label and IRI it got when it was created, even if the new papers would
+  outvote it for another surface form in a rebuild;
+- a new paper that gives an acronym a *second* long form makes that acronym ambiguous: a
+  rebuild keeps it paper-local everywhere, but old papers that were already linked through it
+  stay linked;
+- a new paper whose long form/acronym pair ties two existing entities together does not merge
+  them (each keeps its IRI), where a rebuild would make one entity;
+- the label of a paper without a title that proposes an existing entity uses that entity's
+  stored label.
+
+When no such case arises - every name is used the same way throughout - the graph after adding
+papers is the graph a full build of all of them gives (tests/test_incremental.py).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pyoxigraph import DefaultGraph, NamedNode, Quad
+
+from graph import extractors as registry
+from graph import nlp as nlp_loader
+from graph.errors import StoreError
+from graph.model import ENTITY_TYPES, Entity, Mention, Paper, PaperExtraction, ResolvedCorpus
+from graph.namespaces import (
+    DCTERMS,
+    DEFAULT_BASE,
+    PKG,
+    RDFS,
+    SCHEMA,
+    SKOS,
+    entity_iri,
+    paper_iri,
+)
+
+#: Properties of a paper's record (the corpus fields); a change in any of them re-ingests it.
+RECORD_PREDICATES = frozenset(
+    [DCTERMS + name for name in ("title", "abstract", "identifier", "issued", "creator")]
+    + [SCHEMA + name for name in ("isPartOf", "keywords", "url")]
+)
+_SUPPORT = PKG + "support"
+_IN_DOMAIN = PKG + "inDomain"
+_PAPER_CLASS = PKG + "Paper"
+_CLASS_TYPE = {f"{PKG}{t.capitalize()}": t for t in ENTITY_TYPES}
+
+Extract = Callable[[Sequence[Paper]], list[PaperExtraction]]
+
+
+@dataclass
+class AddResult:
+    added: list[str] = field(default_factory=list)
+    replaced: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    new_entities: list[str] = field(default_factory=list)
+    quads_inserted: int = 0
+    quads_deleted: int = 0
+    store: str = ""
+    exports: list[Path] = field(default_factory=list)
+
+    def summary(self) -> str:
+        text = (
+            f"added {len(self.added)} papers, replaced {len(self.replaced)}, "
+            f"{len(self.unchanged)} unchanged; {len(self.new_entities)} new entities; "
+            f"{self.quads_inserted} quads in, {self.quads_deleted} out of {self.store}"
+        )
+        if self.exports:
+            text += f"\nexports: {', '.join(str(p) for p in self.exports)}"
+        return text
+
+
+# -- reading the store ------------------------------------------------------------------------
+
+
+def store_base(store: Any) -> str:
+    """The instance base a store was built with (from its provenance graph's name)."""
+    for row in store.query("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }"):
+        name = row["g"].value
+        if name.endswith("graph/provenance"):
+            return name[: -len("graph/provenance")]
+    return DEFAULT_BASE
+
+
+def known_entities(store: Any, *, base: str) -> dict[str, Entity]:
+    """Every method, dataset, model, task and metric in the store, with labels and aliases.
+
+    `papers` is left empty: support is recounted in the store, not carried through Python.
+    """
+    classes = " ".join(f"<{iri}>" for iri in _CLASS_TYPE)
+    rows = store.query(
+        f"""SELECT ?e ?class ?label ?alias WHERE {{
+  VALUES ?class {{ {classes} }}
+  ?e a ?class ; <{RDFS}label> ?label .
+  OPTIONAL {{ ?e <{SKOS}altLabel> ?alias }} }}"""
+    )
+    entities: dict[str, Entity] = {}
+    for row in rows:
+        iri = row["e"].value
+        type_ = _CLASS_TYPE[row["class"].value]
+        prefix = entity_iri(base, type_, "")
+        if not iri.startswith(prefix):
+            continue  # not an entity of this base (taxonomy, another graph)
+        ref = f"{type_}/{iri[len(prefix):]}"
+        entity = entities.get(ref)
+        if entity is None:
+            entity = entities[ref] = Entity(type=type_, slug=iri[len(prefix):],
+                                            label=row["label"].value)
+        elif row["label"].value < entity.label:
+            entity.label = row["label"].value  # two labels: pick one the same way every time
+        alias = row["alias"]
+        if alias is not None:
+            entity.aliases.add(alias.value)
+    return entities
+
+
+def _record_quads(paper: Paper, base: str) -> set[Quad]:
+    from graph.rdf import paper_quads
+
+    quads = paper_quads(PaperExtraction(paper=paper, mentions=[]), [], base=base)
+    return {q for q in quads if q.predicate.value in RECORD_PREDICATES}
+
+
+def stored_records(store: Any, keys: Sequence[str], *, base: str) -> dict[str, set[Quad]]:
+    """key -> the record quads the store holds for it (absent keys are left out)."""
+    records: dict[str, set[Quad]] = {}
+    predicates = " ".join(f"<{p}>" for p in sorted(RECORD_PREDICATES))
+    for start in range(0, len(keys), 500):
+        part = keys[start : start + 500]
+        values = " ".join(f"<{paper_iri(base, key)}>" for key in part)
+        rows = store.query(
+            f"SELECT ?p ?pred ?o WHERE {{ VALUES ?p {{ {values} }} VALUES ?pred {{ {predicates} }} "
+            "?p ?pred ?o }"
+        )
+        for row in rows:
+            key = row["p"].value[len(paper_iri(base, "")) :]
+            records.setdefault(key, set()).add(
+                Quad(row["p"], row["pred"], row["o"], DefaultGraph())
+            )
+    return records
+
+
+# -- writing ----------------------------------------------------------------------------------
+
+
+def _domain_only_quads(slugs: Iterable[str], base: str) -> dict[str, list[Quad]]:
+    """Per domain: the quads a build adds for it beyond data/taxonomy.ttl, support left out."""
+    from graph import rdf
+
+    taxonomy = rdf.taxonomy_quads(base=base)
+    # What every build has, papers or not: the taxonomy and whatever the build derives from it.
+    empty = ResolvedCorpus(extractions={}, entities={}, links={})
+    in_taxonomy = set(taxonomy) | set(rdf._domain_quads(empty, taxonomy, base))
+    result: dict[str, list[Quad]] = {}
+    for slug in slugs:
+        probe = PaperExtraction(
+            paper=Paper(key="probe", abstract="probe"),
+            mentions=[Mention(type="domain", text=slug, start=0, end=1, extractor="domains.v1",
+                              confidence=1.0, label=slug)],
+        )
+        corpus = ResolvedCorpus(extractions={"probe": probe}, entities={}, links={})
+        node = entity_iri(base, "domain", slug)
+        result[slug] = [
+            q for q in rdf._domain_quads(corpus, taxonomy, base)
+            if q.subject.value == node and q.predicate.value != _SUPPORT
+            and q not in in_taxonomy
+        ]
+    return result
+
+
+def _prune_domains(domains: dict[str, list[Quad]], base: str) -> list[str]:
+    """Updates that drop a domain's build-only quads once no paper is in it."""
+    from graph.store_remote import _data_block
+
+    operations = []
+    for slug, quads in sorted(domains.items()):
+        if not quads:
+            continue
+        node = entity_iri(base, "domain", slug)
+        operations.append(
+            f"DELETE {{ {_data_block(quads)} }} WHERE {{ FILTER NOT EXISTS {{ "
+            f"?paper <{_IN_DOMAIN}> <{node}> . ?paper a <{_PAPER_CLASS}> }} }}"
+        )
+    return operations
+
+
+def change_update(delete: Sequence[Quad], insert: Sequence[Quad], touched: Iterable[str],
+                  *, base: str) -> str:
+    """One SPARQL Update request: delete, insert, recount support of `touched` entities,
+    remove entities and domain nodes no paper links any more."""
+    from graph.store import _recount_support
+    from graph.store_remote import _data_block
+
+    touched = sorted(set(touched))
+    domain_prefix = entity_iri(base, "domain", "")
+    domains = [iri[len(domain_prefix):] for iri in touched if iri.startswith(domain_prefix)]
+    operations = []
+    if delete:
+        operations.append(f"DELETE DATA {{\n{_data_block(delete)}\n}}")
+    if insert:
+        operations.append(f"INSERT DATA {{\n{_data_block(insert)}\n}}")
+    operations.extend(_recount_support(touched))
+    operations.extend(_prune_domains(_domain_only_quads(domains, base), base))
+    return " ;\n".join(operations)
+
+
+def apply_update(store: Any, sparql: str) -> None:
+    """Run one update request on the store as one write (one transaction, one generation)."""
+    if not sparql:
+        return
+    run = getattr(store, "update", None)
+    if run is not None:
+        run(sparql)
+        return
+    # EmbeddedStore has no public update yet: its own write path (a new generation in which
+    # the change runs as one transaction) is what replace_graph_of uses too.
+    write, changed_copy = getattr(store, "_write", None), getattr(store, "_changed_copy", None)
+    if write is None or changed_copy is None:
+        raise StoreError(f"the store at {store.location} cannot run updates")
+
+    def change(db: Any) -> None:
+        db.update(sparql)
+
+    write(changed_copy(change), change)
+
+
+def _links_of(quads: Iterable[Quad], paper: str) -> set[str]:
+    from graph.store import _LINK_IRIS
+
+    return {
+        q.object.value for q in quads
+        if q.subject.value == paper and q.predicate.value in _LINK_IRIS
+    }
+
+
+# -- the operations ---------------------------------------------------------------------------
+
+
+def _default_extract(spacy_model: str, extractors: Sequence[str]) -> Extract:
+    def extract(papers: Sequence[Paper]) -> list[PaperExtraction]:
+        from graph.pipeline import extract_papers
+
+        return extract_papers(papers, nlp=nlp_loader.load(spacy_model), extractors=extractors)
+
+    return extract
+
+
+def add_papers(
+    store: Any,
+    papers: Sequence[Paper],
+    *,
+    base: str | None = None,
+    spacy_model: str = nlp_loader.DEFAULT_MODEL,
+    extractors: Sequence[str] = registry.DEFAULT_EXTRACTORS,
+    extract: Extract | None = None,
+) -> AddResult:
+    """Add `papers` to the graph in `store` (or replace changed ones), in one write.
+
+    `base` defaults to the base the store was built with. `extract` replaces the spaCy
+    extraction (papers -> extractions), for callers that have extractions already.
+    """
+    from graph.rdf import entity_quads, paper_quads, taxonomy_quads
+    from graph.resolve import resolve
+    from graph.store_remote import owned_quads
+
+    base = base or store_base(store)
+    result = AddResult(store=store.location)
+    unique: dict[str, Paper] = {}
+    for paper in papers:
+        unique.setdefault(paper.key, paper)
+    stored = stored_records(store, list(unique), base=base)
+    todo: list[Paper] = []
+    for key, paper in unique.items():
+        if key not in stored:
+            result.added.append(key)
+            todo.append(paper)
+        elif stored[key] != _record_quads(paper, base):
+            result.replaced.append(key)
+            todo.append(paper)
+        else:
+            result.unchanged.append(key)
+    if not todo:
+        return result
+
+    extractions = (extract or _default_extract(spacy_model, extractors))(todo)
+    known = known_entities(store, base=base)
+    resolved = resolve(extractions, known=known)
+
+    delete: list[Quad] = []
+    touched: set[str] = set()
+    for key in result.replaced:
+        old = owned_quads(store, paper_iri(base, key))
+        delete.extend(old)
+        touched |= _links_of(old, paper_iri(base, key))
+
+    insert: dict[Quad, None] = {}
+    for extraction in extractions:
+        key = extraction.paper.key
+        quads = paper_quads(extraction, resolved.links.get(key, []), base=base,
+                            entities=resolved.entities)
+        insert.update(dict.fromkeys(quads))
+        touched |= _links_of(quads, paper_iri(base, key))
+    linked = {ref for links in resolved.links.values() for ref in links if ref is not None}
+    for ref in sorted(linked):
+        if ref not in known:
+            result.new_entities.append(ref)
+        for quad in entity_quads(resolved.entities[ref], base=base):
+            if quad.predicate.value != _SUPPORT:
+                insert[quad] = None
+    # New domains get the quads a build gives them (support comes from the recount).
+    from graph import rdf
+
+    insert.update(dict.fromkeys(
+        q for q in rdf._domain_quads(resolved, taxonomy_quads(base=base), base)
+        if q.predicate.value != _SUPPORT
+    ))
+    # A quad deleted and inserted again (an unchanged part of a replaced paper) just stays.
+    deleted = [q for q in dict.fromkeys(delete) if q not in insert]
+    inserted = list(insert)
+    apply_update(store, change_update(deleted, inserted, touched, base=base))
+    result.quads_inserted = len(inserted)
+    result.quads_deleted = len(deleted)
+    return result
+
+
+def remove_paper(store: Any, key: str, *, base: str | None = None) -> bool:
+    """Remove a paper's facts and provenance; recount its entities' support and drop the ones
+    (and the domain nodes) no other paper links. False if the store has no such paper."""
+    from graph.store_remote import owned_quads
+
+    base = base or store_base(store)
+    iri = key if key.startswith(("http://", "https://")) else paper_iri(base, key)
+    old = owned_quads(store, iri)
+    if not any(q.subject.value == iri for q in old):
+        return False
+    apply_update(store, change_update(old, [], _links_of(old, iri), base=base))
+    return True
+
+
+def add_files(
+    inputs: Sequence[str | os.PathLike],
+    *,
+    store: str | None = None,
+    base: str | None = None,
+    spacy_model: str = nlp_loader.DEFAULT_MODEL,
+    extractors: Sequence[str] = registry.DEFAULT_EXTRACTORS,
+    out_dir: str | os.PathLike | None = None,
+) -> AddResult:
+    """`paperkg build --add`: read corpus files, add their papers, refresh the exports."""
+    from graph.corpus import read_corpus
+    from graph.store import open_store
+
+    corpus = read_corpus(list(inputs))
+    target = open_store(store)
+    try:
+        result = add_papers(target, corpus.papers, base=base, spacy_model=spacy_model,
+                            extractors=extractors)
+        if out_dir is not None and (result.added or result.replaced):
+            result.exports = _refresh_exports(target, out_dir)
+    finally:
+        target.close()
+    return result
+
+
+def _refresh_exports(store: Any, out_dir: str | os.PathLike) -> list[Path]:
+    from graph import export
+
+    quads = list(store.quads())
+    papers = sum(1 for q in quads if q.predicate.value.endswith("#type")
+                 and q.object == NamedNode(_PAPER_CLASS))
+    report = {"papers": papers, "quads": len(quads), "incremental": True}
+    return export.write_exports(quads, out_dir, report=report)
+
+
+__all__ = [
+    "AddResult",
+    "add_files",
+    "add_papers",
+    "apply_update",
+    "change_update",
+    "known_entities",
+    "remove_paper",
+    "store_base",
+    "stored_records",
+]
