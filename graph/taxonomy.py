@@ -50,8 +50,12 @@ class Taxonomy:
         for concept in concepts.values():
             for parent in concept.broader:
                 self._narrower[parent].add(concept.slug)
-        self._ancestors = {slug: self._closure(slug, lambda s: concepts[s].broader) for slug in concepts}
-        self._descendants = {slug: self._closure(slug, lambda s: self._narrower[s]) for slug in concepts}
+        self._ancestors = {
+            slug: self._closure(slug, lambda s: concepts[s].broader) for slug in concepts
+        }
+        self._descendants = {
+            slug: self._closure(slug, lambda s: self._narrower[s]) for slug in concepts
+        }
 
     @staticmethod
     def _closure(start: str, step) -> frozenset[str]:
@@ -129,9 +133,7 @@ def parse(path: Path | str = DEFAULT_PATH) -> Taxonomy:
             alt_labels=tuple(sorted(str(o) for o in graph.objects(iri, SKOS.altLabel))),
             hidden_labels=tuple(sorted(str(o) for o in graph.objects(iri, SKOS.hiddenLabel))),
             broader=tuple(sorted(slug_of(str(o)) for o in graph.objects(iri, SKOS.broader))),
-            arxiv=tuple(
-                sorted(slug_of(str(o)) for o in matches if "arxiv.org/list/" in str(o))
-            ),
+            arxiv=tuple(sorted(slug_of(str(o)) for o in matches if "arxiv.org/list/" in str(o))),
         )
     for concept in concepts.values():
         for parent in concept.broader:

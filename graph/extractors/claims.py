@@ -32,8 +32,14 @@ _SYSTEM_NOUN = (
     r"|pipeline|procedure|estimator|strategy|module|layer|loss|objective|design|formulation|agent"
     r"|learner|policy|solver|dataset|benchmark|corpus|variant|models|methods|networks)"
 )
-_DEFINITE_SYSTEM = re.compile(r"^(?:\W*\w+,\s+)?(?:the|this|these|such an?)\s+(?:\w+\s+){0,2}" + _SYSTEM_NOUN + r"\b", _I)
-_PRONOUN_START = re.compile(r"^(?:\W*(?:moreover|furthermore|also|in addition|additionally|finally),?\s+)?(?:it|they|this|these)\b", _I)
+_DEFINITE_SYSTEM = re.compile(
+    r"^(?:\W*\w+,\s+)?(?:the|this|these|such an?)\s+(?:\w+\s+){0,2}" + _SYSTEM_NOUN + r"\b", _I
+)
+_PRONOUN_START = re.compile(
+    r"^(?:\W*(?:moreover|furthermore|also|in addition|additionally|finally),?\s+)?"
+    r"(?:it|they|this|these)\b",
+    _I,
+)
 _BACKGROUND = re.compile(
     r"\b(?:have|has)\s+been\b|\b(?:existing|previous|prior|current|conventional|traditional|recent"
     r"|recently|most)\s+(?:\w+\s+)?(?:methods?|approaches|works?|models?|systems?|techniques|studies"
@@ -43,15 +49,20 @@ _BACKGROUND = re.compile(
 
 _THEORY_VERB = re.compile(
     r"\b(?:prove[sd]?|proving|proofs?|theorems?|lemmas?|derives?|derived|deriving|guarantees?"
-    r"|guaranteed|provabl[ey]|analy[sz]e[sd]?|analy[sz]ing|theoretical(?:ly)?|characteri[sz]e[sd]?)\b",
+    r"|guaranteed|provabl[ey]|theoretical(?:ly)?)\b",
     _I,
 )
+# "analyze" is as often an experiment as a proof: only with theory words it is the latter
+_ANALYSE = re.compile(r"\b(?:analy[sz]e[sd]?|analy[sz]ing|analysis|characteri[sz]e[sd]?)\b", _I)
 _THEORY_WORD = re.compile(
     r"\b(?:bounds?|bounded|converge[sd]?|convergence|complexity|optimal(?:ity)?|regret|minimax"
-    r"|consisten(?:t|cy)|asymptotic(?:ally)?|polynomial|NP-hard|rates?|lipschitz|theorem|tight)\b",
+    r"|consistency|asymptotic(?:ally)?|polynomial|NP-hard|convergence\s+rates?|lipschitz|theorem"
+    r"|tight)\b",
     _I,
 )
-_SHOW = re.compile(r"\b(?:show|shows|showed|shown|establish|establishes|establishing|demonstrate)\b", _I)
+_SHOW = re.compile(
+    r"\b(?:show|shows|showed|shown|establish|establishes|establishing|demonstrate)\b", _I
+)
 
 _EMPIRICAL_STRONG = re.compile(
     r"\b(?:outperform\w*|surpass\w*|exceed\w*|beat\w*|state[- ]of[- ](?:the[- ])?art|sota"
@@ -73,8 +84,8 @@ _EMPIRICAL_WEAK = re.compile(
     _I,
 )
 _CONTRIBUTION = re.compile(
-    r"\b(?:propos\w+|introduc\w+|present(?:s|ed|ing)?|describ\w+|develop\w*|devis\w+|design(?:s|ed)?"
-    r"|formulat\w+|investigat\w+|explor\w+|stud(?:y|ies|ied)|generali[sz]e[sd]?|contribut\w+"
+    r"\b(?:(?<!the\s)(?<!our\s)propos\w+|(?<!the\s)introduc\w+|present(?:s|ed|ing)?|describ\w+|develop\w*|devis\w+|design(?:s|ed)?"
+    r"|formulat\w+|investigat\w+|explor\w+|stud(?:y|ies|ied)|generali[sz]e[sd]?|contributions?"
     r"|provid\w+|releas\w+|establish\w*|conjectur\w+|extend(?:s|ed)?|make\s+the\s+following"
     r"|(?:we|which\s+we)\s+(?:call|term|name|dub)|dubbed|called|named|coined|refer\s+to\s+as"
     r"|(?:is|are)\s+proposed|novel|first\s+to|the\s+first|new\s+(?:\w+\s+)?(?:method|model|approach"
@@ -88,9 +99,44 @@ _CAPABILITY = re.compile(
 )
 _NAME_TOKEN = re.compile(r"\b(?:[A-Z][a-z]*[A-Z][\w\-]*|[A-Z]{2,}[\w\-]*|[a-z]+[A-Z]\w*)\b")
 _COMMON_ACRONYMS = {
-    "CNN", "CNNs", "RNN", "RNNs", "LSTM", "LSTMs", "GAN", "GANs", "MLP", "NLP", "SGD", "GPU",
-    "GPUs", "CPU", "RL", "MDP", "SOTA", "AI", "ML", "QA", "API", "RGB", "HOG", "SVM", "CRF",
-    "EM", "VAE", "VAEs", "MIL", "SR", "LR", "HR", "NMT", "MT", "ASR", "VQA", "FCN", "FCNs",
+    "CNN",
+    "CNNs",
+    "RNN",
+    "RNNs",
+    "LSTM",
+    "LSTMs",
+    "GAN",
+    "GANs",
+    "MLP",
+    "NLP",
+    "SGD",
+    "GPU",
+    "GPUs",
+    "CPU",
+    "RL",
+    "MDP",
+    "SOTA",
+    "AI",
+    "ML",
+    "QA",
+    "API",
+    "RGB",
+    "HOG",
+    "SVM",
+    "CRF",
+    "EM",
+    "VAE",
+    "VAEs",
+    "MIL",
+    "SR",
+    "LR",
+    "HR",
+    "NMT",
+    "MT",
+    "ASR",
+    "VQA",
+    "FCN",
+    "FCNs",
 }
 _NUMERIC_UNITS = {"%", "points", "×", "x", "dB", "fps", "ms", "s", "min", "h", "d", "place"}
 
@@ -100,7 +146,9 @@ def _sentences(doc: Doc) -> list[tuple[int, int]]:
     if doc.has_annotation("SENT_START"):
         spans = [(s.start_char, s.end_char) for s in doc.sents]
     else:
-        spans = [(m.start(), m.end()) for m in re.finditer(r"\S.*?(?:[.!?](?=\s|$)|$)", doc.text, re.S)]
+        spans = [
+            (m.start(), m.end()) for m in re.finditer(r"\S.*?(?:[.!?](?=\s|$)|$)", doc.text, re.S)
+        ]
     merged: list[list[int]] = []
     text = doc.text
     for start, end in spans:
@@ -121,9 +169,7 @@ def _sentences(doc: Doc) -> list[tuple[int, int]]:
 
 
 def _names_from(sentence: str) -> set[str]:
-    return {
-        t for t in _NAME_TOKEN.findall(sentence) if t not in _COMMON_ACRONYMS and len(t) > 1
-    }
+    return {t for t in _NAME_TOKEN.findall(sentence) if t not in _COMMON_ACRONYMS and len(t) > 1}
 
 
 def _classify(
@@ -132,13 +178,20 @@ def _classify(
     """(kind or None, confidence) of one sentence."""
     we = bool(_WE.search(sentence)) or bool(_PAPER.search(sentence))
     named = any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", sentence) for n in names)
-    system = named or bool(_PAPER.search(sentence)) or (
-        after_contribution and bool(_DEFINITE_SYSTEM.search(sentence))
-    ) or bool(re.search(r"\bour\s+(?:\w+\s+){0,2}" + _SYSTEM_NOUN, sentence, _I))
+    system = (
+        named
+        or bool(_PAPER.search(sentence))
+        or (after_contribution and bool(_DEFINITE_SYSTEM.search(sentence)))
+        or bool(re.search(r"\bour\s+(?:\w+\s+){0,2}" + _SYSTEM_NOUN, sentence, _I))
+    )
     pronoun = previous_claim and bool(_PRONOUN_START.search(sentence))
     anchored = we or system or pronoun
     if not anchored:
-        if re.match(r"\W*(?:experiments?|experimental|empirical|extensive|results?|evaluations?)\b", sentence, _I):
+        if re.match(
+            r"\W*(?:experiments?|experimental|empirical|extensive|results?|evaluations?)\b",
+            sentence,
+            _I,
+        ):
             anchored = True
         else:
             return None, 0.0
@@ -146,8 +199,18 @@ def _classify(
         return None, 0.0
 
     quantities = [q for q in find_quantities(sentence) if q.unit in _NUMERIC_UNITS]
+    experimental = bool(re.search(r"\b(?:experiment\w*|empirical\w*|results?)\b", sentence, _I))
     theory = bool(_THEORY_VERB.search(sentence)) or (
-        bool(_SHOW.search(sentence)) and bool(_THEORY_WORD.search(sentence))
+        not experimental
+        and (
+            (bool(_SHOW.search(sentence)) and bool(_THEORY_WORD.search(sentence)))
+            or (
+                bool(_ANALYSE.search(sentence))
+                and bool(
+                    re.search(r"\balgorithms?\b", sentence, _I) or _THEORY_WORD.search(sentence)
+                )
+            )
+        )
     )
     strong = bool(_EMPIRICAL_STRONG.search(sentence)) or bool(quantities)
     contribution = bool(_CONTRIBUTION.search(sentence))
@@ -159,9 +222,12 @@ def _classify(
     if strong:
         # "We propose X, which outperforms Y" reports a result; "we propose a new loss that
         # improves ..." without evidence words stays a contribution.
-        if contribution and not (quantities or re.search(
-            r"outperform|state[- ]of[- ]|experiment|results?\b|surpass|achiev", sentence, _I
-        )):
+        if contribution and not (
+            quantities
+            or re.search(
+                r"outperform|state[- ]of[- ]|experiment|results?\b|surpass|achiev", sentence, _I
+            )
+        ):
             return "contribution", 0.7
         return "empirical", 0.85 if (quantities or we) else 0.7
     if contribution:
@@ -183,7 +249,10 @@ def extract(doc: Doc) -> list[Mention]:
     for start, end in _sentences(doc):
         sentence = text[start:end]
         kind, confidence = _classify(
-            sentence, names=names, after_contribution=after_contribution, previous_claim=previous_claim
+            sentence,
+            names=names,
+            after_contribution=after_contribution,
+            previous_claim=previous_claim,
         )
         previous_claim = kind is not None
         if kind is None:

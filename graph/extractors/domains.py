@@ -4,7 +4,7 @@ Each concept's labels are cue phrases: prefLabel and altLabel count fully, hidde
 vocabulary, benchmark and metric names) counts for less. A cue weighs more in the opening
 sentences, where abstracts say what field they are in, and in "for X tasks" / "in X". Evidence
 then flows along skos:broader both ways: several different subfields make their parent likely,
-a likely parent supports its subfields. The best one to three areas come back, most specific
+a likely parent supports its subfields. The best one to three areas come back, most likely
 first; an abstract without any cue gets machine-learning at low confidence.
 """
 
@@ -33,7 +33,7 @@ STRONG, WEAK = 1.0, 0.35
 GENERIC_PRIOR = {
     "machine-learning": 0.35,
     "deep-learning": 0.45,
-    "artificial-intelligence": 0.5,
+    "artificial-intelligence": 0.4,
     "datasets-and-benchmarks": 0.6,
 }
 #: later occurrences of the same area add less (repetition is not new evidence)
@@ -42,13 +42,24 @@ FROM_CHILDREN = 0.5
 FROM_PARENTS = 0.3
 MAX_AREAS = 3
 #: a further area must reach this share of the best one's score, and this much direct evidence
-RELATIVE_FLOOR = 0.45
+RELATIVE_FLOOR = 0.6
 MIN_DIRECT = 0.7
 FALLBACK_CONFIDENCE = 0.15
 
 _FRAME_AFTER = {
-    "task", "tasks", "problem", "problems", "application", "applications",
-    "domain", "domains", "system", "systems", "settings", "setting", "benchmarks",
+    "task",
+    "tasks",
+    "problem",
+    "problems",
+    "application",
+    "applications",
+    "domain",
+    "domains",
+    "system",
+    "systems",
+    "settings",
+    "setting",
+    "benchmarks",
 }
 _FRAME_BEFORE = {"in", "for", "to", "of"}
 _CONTRIBUTE = re.compile(
@@ -131,7 +142,12 @@ class _Cues:
         raw.sort(key=lambda h: (h.start, -(h.end - h.start)))
         kept: list[_Hit] = []
         for hit in raw:
-            if any(k.start <= hit.start and hit.end <= k.end and (k.end - k.start) > (hit.end - hit.start) for k in kept):
+            if any(
+                k.start <= hit.start
+                and hit.end <= k.end
+                and (k.end - k.start) > (hit.end - hit.start)
+                for k in kept
+            ):
                 continue
             kept.append(hit)
         return kept
@@ -176,6 +192,53 @@ def _frame_factor(doc: Doc, hit: _Hit) -> float:
     return factor
 
 
+_BACKGROUND = re.compile(
+    r"\b(?:have|has)\s+been\b|\b(?:existing|previous|prior|current|conventional|traditional"
+    r"|recent|recently|however|although|typically|popular|widely)\b",
+    re.IGNORECASE,
+)
+_OWN = re.compile(
+    r"\b(?:we|our)\s+(?:\w+\s+)?(?:propose|introduce|present|develop|study|investigate|address"
+    r"|tackle|focus|consider|design|describe)\w*\b|\b(?:this|the present)\s+(?:paper|work)\b",
+    re.IGNORECASE,
+)
+_LIST_GLUE = {",", "and", "or", "etc", "etc.", "as", "such", "e.g.", "including", "/"}
+
+
+def _sentence_roles(doc: Doc) -> list[float]:
+    """Per token: how much a cue there says about the paper's own area. Background sentences
+    name neighbouring fields; sentences that state the paper's aim name its own."""
+    factors = [1.0] * len(doc)
+    if not doc.has_annotation("SENT_START"):
+        return factors
+    for sent in doc.sents:
+        text = sent.text
+        if _OWN.search(text):
+            factor = 1.3
+        elif _BACKGROUND.search(text) and not re.search(r"\b(?:we|our)\b", text, re.IGNORECASE):
+            factor = 0.6
+        else:
+            continue
+        for i in range(sent.start, sent.end):
+            factors[i] = factor
+    return factors
+
+
+def _in_list(doc: Doc, hit: _Hit, hits: list[_Hit]) -> bool:
+    """The cue is one item of an enumeration of fields ("machine translation, dialogue
+    systems, image captioning, etc."), which names applications rather than the paper's area."""
+    for other in hits:
+        if other is hit or other.slug == hit.slug:
+            continue
+        lo, hi = (other.end, hit.start) if other.end <= hit.start else (hit.end, other.start)
+        if hi < lo or hi - lo > 3:
+            continue
+        between = [t.lower_ for t in doc[lo:hi]]
+        if between and all(t in _LIST_GLUE for t in between) and "," in between:
+            return True
+    return False
+
+
 def _confidence(score: float, rank: int) -> float:
     base = 1.0 - math.exp(-score / 1.6)
     return round(min(0.95, max(0.2, base * (1.0, 0.85, 0.75)[rank])), 3)
@@ -193,16 +256,19 @@ def extract(doc: Doc) -> list[Mention]:
         return []
     taxonomy = load_taxonomy()
     sentence_of = _sentence_index(doc)
+    roles = _sentence_roles(doc)
     weighted: dict[str, list[tuple[float, _Hit]]] = defaultdict(list)
-    for hit in _cues_for(doc.vocab).hits(doc):
-        if hit.slug not in taxonomy:
-            continue
+    hits = [hit for hit in _cues_for(doc.vocab).hits(doc) if hit.slug in taxonomy]
+    for hit in hits:
         weight = hit.weight * _position_factor(sentence_of[hit.start]) * _frame_factor(doc, hit)
+        weight *= roles[hit.start] * (0.5 if _in_list(doc, hit, hits) else 1.0)
         weighted[hit.slug].append((weight, hit))
 
     contributed = _benchmark_contribution(doc)
     if contributed is not None and _BENCHMARK_AREA in taxonomy:
-        weighted[_BENCHMARK_AREA].append((3.0 / GENERIC_PRIOR.get(_BENCHMARK_AREA, 1.0), contributed))
+        weighted[_BENCHMARK_AREA].append(
+            (3.0 / GENERIC_PRIOR.get(_BENCHMARK_AREA, 1.0), contributed)
+        )
 
     direct: dict[str, float] = {}
     best_hit: dict[str, tuple[float, _Hit]] = {}
@@ -219,7 +285,9 @@ def extract(doc: Doc) -> list[Mention]:
         total = direct.get(slug, 0.0)
         total += FROM_CHILDREN * sum(direct.get(d, 0.0) for d in taxonomy.descendants(slug))
         total += FROM_PARENTS * sum(direct.get(a, 0.0) for a in taxonomy.ancestors(slug))
-        if total > 0 and (direct.get(slug, 0.0) > 0 or _has_direct_descendant(taxonomy, slug, direct)):
+        if total > 0 and (
+            direct.get(slug, 0.0) > 0 or _has_direct_descendant(taxonomy, slug, direct)
+        ):
             scores[slug] = total * GENERIC_PRIOR.get(slug, 1.0)
 
     ranked = sorted(scores, key=lambda s: (-scores[s], -len(taxonomy.ancestors(s)), s))

@@ -18,7 +18,9 @@ from pathlib import Path
 
 from graph.model import Result
 
-METRICS_LEXICON = Path(__file__).resolve().parent.parent.parent / "data" / "lexicons" / "metrics.txt"
+METRICS_LEXICON = (
+    Path(__file__).resolve().parent.parent.parent / "data" / "lexicons" / "metrics.txt"
+)
 
 _NUM = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+"
 # (pattern, unit); tried in order, the first that matches right after the number wins.
@@ -52,16 +54,32 @@ _UNITS: tuple[tuple[str, str | None], ...] = (
 )
 _UNIT_RES = tuple((re.compile(pattern), unit) for pattern, unit in _UNITS)
 
-_NUMBER = re.compile(
-    r"(?<![\w.\-/@^_\\{])(?P<math>\$\s?)?(?P<num>" + _NUM + r")(?![\d])"
-)
+_NUMBER = re.compile(r"(?<![\w.\-/@^_\\{])(?P<math>\$\s?)?(?P<num>" + _NUM + r")(?![\d])")
 _ORDINAL = re.compile(r"(?<![\w.\-])(?P<num>\d+)(?:st|nd|rd|th)\s+(?:place|rank)\b")
 
 _WORD_VALUES = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
-    "thirty": 30, "forty": 40, "fifty": 50, "a hundred": 100, "hundred": 100, "a thousand": 1000,
-    "half a": Decimal("0.5"), "a few": None,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "a hundred": 100,
+    "hundred": 100,
+    "a thousand": 1000,
+    "half a": Decimal("0.5"),
+    "a few": None,
 }
 _SCALE_WORDS = {"thousand": "K", "million": "M", "billion": "B", "trillion": "T"}
 _TIME_WORDS = {"seconds": "s", "minutes": "min", "hours": "h", "days": "d", "times": "×"}
@@ -72,8 +90,20 @@ _WORD_QUANTITY = re.compile(
     re.IGNORECASE,
 )
 _FOLD_WORDS = {
-    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-    "ten": 10, "twenty": 20, "fifty": 50, "hundred": 100, "thousand": 1000, "million": 10**6,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "twenty": 20,
+    "fifty": 50,
+    "hundred": 100,
+    "thousand": 1000,
+    "million": 10**6,
     "billion": 10**9,
 }
 _FOLD = re.compile(r"\b(?P<num>" + "|".join(_FOLD_WORDS) + r")-?fold\b", re.IGNORECASE)
@@ -101,18 +131,36 @@ _CHANGE_VERB = re.compile(
     re.IGNORECASE,
 )
 _ON_NAME = re.compile(
-    r"\b(?P<prep>on|in|for|with|using|of)\s+(?:the\s+)?(?P<name>[A-Z][\w\-./+]*(?:[\s-][A-Z0-9]"
+    r"\b(?P<prep>[Oo]n|[Ii]n|[Ff]or|[Ww]ith|[Uu]sing|of)\s+(?:the\s+)?(?P<name>[A-Z][\w\-./+]*(?:[\s-][A-Z0-9]"
     r"[\w\-./+]*){0,3})(?P<kind>\s+(?:dataset|benchmark|corpus|test set|challenge|task)s?\b)?"
 )
 _MODEL_SHAPE = re.compile(
-    r"/|-(?:XXL|XL|L|B|S|H|T|Base|Large|Small|Tiny|Huge|base|large|small)\b|\d(?:\.\d+)?[BM]\b|^(?:GPT"
-    r"|BERT|RoBERTa|T5|LLaMA|Llama|ViT|DiT|SiT|ResNet|ResNeXt|VGG|Inception|MobileNet|EfficientNet"
-    r"|U-Net|Transformer|LSTM|Mistral|Qwen|Gemma|PaLM|OPT|BLOOM|CLIP|Swin|DeiT|ConvNeXt|Faster R-CNN"
-    r"|Mask R-CNN|YOLO|XLNet|ELECTRA|DeBERTa|Wide ResNet|DenseNet)"
+    r"/|-(?:XXL|XL|L|B|S|H|T|Base|Large|Small|Tiny|Huge|base|large|small)\b|\d(?:\.\d+)?[BM]\b"
+    r"|^(?:GPT|BERT|RoBERTa|T5|LLaMA|Llama|ViT|DiT|SiT|ResNet|ResNeXt|VGG|Inception|MobileNet"
+    r"|EfficientNet|U-Net|Transformer|LSTM|Mistral|Qwen|Gemma|PaLM|OPT|BLOOM|CLIP|Swin|DeiT"
+    r"|ConvNeXt|Faster R-CNN|Mask R-CNN|YOLO|XLNet|ELECTRA|DeBERTa|Wide ResNet|DenseNet)"
 )
 _NOT_NAMES = {
-    "We", "Our", "The", "This", "These", "In", "On", "It", "Its", "A", "An", "For", "Moreover",
-    "Furthermore", "However", "Finally", "Experiments", "Results", "Specifically", "Compared",
+    "We",
+    "Our",
+    "The",
+    "This",
+    "These",
+    "In",
+    "On",
+    "It",
+    "Its",
+    "A",
+    "An",
+    "For",
+    "Moreover",
+    "Furthermore",
+    "However",
+    "Finally",
+    "Experiments",
+    "Results",
+    "Specifically",
+    "Compared",
 }
 _FASTER = re.compile(r"^\s*(?:faster|speed-?ups?|quicker)\b", re.IGNORECASE)
 
@@ -140,7 +188,9 @@ def metric_names() -> tuple[tuple[str, str], ...]:
             continue
         names = [n.strip() for n in line.split("|") if n.strip()]
         pairs += [(name, names[0]) for name in names]
-    pairs += [(name, name) for name in ("accuracy", "error", "F1", "BLEU", "FID", "speedup", "score")]
+    pairs += [
+        (name, name) for name in ("accuracy", "error", "F1", "BLEU", "FID", "speedup", "score")
+    ]
     seen: set[str] = set()
     unique = []
     for surface, preferred in sorted(pairs, key=lambda p: (-len(p[0]), p[0])):
@@ -196,7 +246,9 @@ def _read_number(text: str, m: re.Match[str]) -> Quantity | None:
     before = text[:start]
     after = text[end:]
     # image sizes and kernel shapes: 512x512, 3 × 3
-    if re.match(r"\s?(?:[xX×]|\$?\\times\$?)\s?\$?\d", after) or re.search(r"\d\s?(?:[xX×]|\\times)\s?\$?$", before):
+    if re.match(r"\s?(?:[xX×]|\$?\\times\$?)\s?\$?\d", after) or re.search(
+        r"\d\s?(?:[xX×]|\\times)\s?\$?$", before
+    ):
         return None
     if re.match(r"\.\d|,\d{3}\b", after):
         return None
@@ -214,7 +266,9 @@ def _read_number(text: str, m: re.Match[str]) -> Quantity | None:
         bare = num.replace(",", "")
         if _YEAR.fullmatch(bare):
             return None
-        if _CITE_OR_REF.search(before) or (_PAREN_ENUM.search(before) and re.match(r"\s?\)", after)):
+        if _CITE_OR_REF.search(before) or (
+            _PAREN_ENUM.search(before) and re.match(r"\s?\)", after)
+        ):
             return None
         if re.match(r"\)", after) and re.search(r"(?:^|[\s:;])$", before):
             return None  # "1) augmentation of data"
@@ -229,7 +283,7 @@ def _read_number(text: str, m: re.Match[str]) -> Quantity | None:
             text_end += close.end()
         elif "$" not in text[end:unit_end]:
             text_start = m.start("num")  # "$" opened a longer formula: keep just the number
-    elif text[text_end:text_end + 1] == "$" and before.endswith("$"):
+    elif text[text_end : text_end + 1] == "$" and before.endswith("$"):
         text_start -= 1
         text_end += 1
     value = Decimal(num.replace(",", ""))
@@ -253,9 +307,11 @@ def results_in(sentence: str, offset: int = 0) -> tuple[Result, ...]:
     for q in quantities:
         if q.start in pairs.get("dropped", {}):
             continue
-        others = [(o.start, o.end) for o in quantities if o is not q]
+        others = [
+            (o.start, o.end) for o in quantities if o is not q and o.start not in pairs["dropped"]
+        ]
         baseline = pairs["baseline"].get(q.start) or _nearest_after(baselines, q, 90, others)
-        metric = _metric_for(sentence, q, metrics)
+        metric = _metric_for(sentence, q, metrics, pairs["baseline"].get(q.start))
         dataset = _nearest_name(names, q, others, kind="dataset")
         model = _nearest_name(names, q, others, kind="model")
         results.append(
@@ -275,14 +331,17 @@ def results_in(sentence: str, offset: int = 0) -> tuple[Result, ...]:
 
 
 def _from_to(sentence: str, quantities: list[Quantity]) -> dict[str, dict]:
-    """"improves FID from 8.26 to 6.27": one Result, 6.27, whose baseline is 8.26. A plain range
+    """ "improves FID from 8.26 to 6.27": one Result, 6.27, whose baseline is 8.26. A plain range
     ("models from 42M to 1.6B") keeps both numbers as Results."""
     baseline: dict[int, str] = {}
     dropped: dict[int, bool] = {}
     for m in _FROM_TO.finditer(sentence):
         if not _CHANGE_VERB.search(sentence[: m.start()]):
             continue
-        a = next((q for q in quantities if q.start <= m.start("a") < q.end or q.start == m.start("a")), None)
+        a = next(
+            (q for q in quantities if q.start <= m.start("a") < q.end or q.start == m.start("a")),
+            None,
+        )
         b = next((q for q in quantities if q.start <= m.start("b") < q.end), None)
         if a is None or b is None:
             continue
@@ -311,7 +370,13 @@ def _nearest_after(
 
 
 def _starts_with_number(phrase: str) -> bool:
-    return bool(re.match(r"(?:the\s+|a\s+)?(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|half|several|many|few)\b", phrase, re.IGNORECASE))
+    return bool(
+        re.match(
+            r"(?:the\s+|a\s+)?(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|half|several|many|few)\b",
+            phrase,
+            re.IGNORECASE,
+        )
+    )
 
 
 def _clean_phrase(phrase: str) -> str | None:
@@ -319,21 +384,27 @@ def _clean_phrase(phrase: str) -> str | None:
     return phrase or None
 
 
-def _metric_for(sentence: str, q: Quantity, metrics: list[tuple[int, int, str]]) -> str | None:
-    if q.unit in {"×", "x"} and _FASTER.match(sentence[q.end:]):
+def _metric_for(
+    sentence: str, q: Quantity, metrics: list[tuple[int, int, str]], baseline: str | None = None
+) -> str | None:
+    if q.unit in {"×", "x"} and _FASTER.match(sentence[q.end :]):
         return "speedup"
     best = None
     for start, end, surface in metrics:
         if end <= q.start:
-            between = sentence[end:q.start]
+            between = sentence[end : q.start]
             gap = len(between)
         elif start >= q.end:
-            between = sentence[q.end:start]
-            gap = len(between) + 5  # "of 71.8% accuracy" and "accuracy of 71.8%" both read well; prefer before
+            between = sentence[q.end : start]
+            gap = (
+                len(between) + 5
+            )  # "of 71.8% accuracy" and "accuracy of 71.8%" both read well; prefer before
         else:
             continue
         if re.search(r"[;,]|\b(?:and|while|but|whereas)\b", between) or gap > 70:
             continue
+        if baseline:
+            between = between.replace(baseline, "")
         if re.search(r"\d", between.replace(q.text, "")):
             continue  # another number sits between: the metric is that number's
         if best is None or gap < best[0]:
@@ -352,7 +423,9 @@ def _names(sentence: str) -> list[tuple[int, int, str, str]]:
             is_model = is_model or True
         if m["prep"].lower() == "of" and not (is_model or m["kind"]):
             continue
-        out.append((m.start("name"), m.start("name") + len(name), name, "model" if is_model else "dataset"))
+        out.append(
+            (m.start("name"), m.start("name") + len(name), name, "model" if is_model else "dataset")
+        )
     return out
 
 
