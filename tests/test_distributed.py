@@ -1,0 +1,102 @@
+"""A build partitioned over a Dask cluster gives exactly the graph of a serial build."""
+
+from __future__ import annotations
+
+import pytest
+
+from graph.errors import PaperkgError
+from graph.model import Paper
+
+pytest.importorskip("distributed")
+
+BASE = "https://example.org/kg/"
+
+
+@pytest.fixture(scope="module")
+def papers() -> list[Paper]:
+    from bench.gen_corpus import generate
+    from graph.corpus.records import make_paper
+
+    return [
+        make_paper(record, path="gen", line=i + 1, where=f"gen: record {i + 1}", max_chars=100_000)
+        for i, record in enumerate(generate(6, seed=3))
+    ]
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as local:
+        yield local
+
+
+@pytest.fixture(scope="module")
+def serial(papers):
+    from graph.pipeline import extract_papers
+    from graph.rdf import corpus_quads
+    from graph.resolve import resolve
+
+    extractions = extract_papers(papers)
+    return extractions, corpus_quads(resolve(extractions), base=BASE)
+
+
+def test_partitioned_build_is_the_serial_graph(papers, cluster, serial):
+    from graph.distributed import build_graph_dask, load_nquads
+
+    extractions, quads = serial
+    resolved, documents = build_graph_dask(papers, scheduler=cluster, base=BASE, partitions=3)
+    assert [e.paper.key for e in resolved.extractions.values()] == [p.key for p in papers]
+    assert len(documents) == 4  # three partitions and the corpus-level document
+    store = load_nquads(documents)
+    assert set(store) == set(quads)
+    assert len(store) == len(quads)
+
+
+def test_extract_dask_keeps_input_order_and_output(papers, cluster, serial):
+    from graph.distributed import extract_dask
+
+    assert extract_dask(papers, scheduler=cluster, partitions=4) == serial[0]
+
+
+def test_partitioning_does_not_change_the_graph(papers, cluster, serial):
+    from graph.distributed import load_nquads, quads_dask
+    from graph.resolve import resolve
+
+    resolved = resolve(serial[0])
+    one = load_nquads(quads_dask(resolved, scheduler=cluster, base=BASE, partitions=1))
+    many = load_nquads(quads_dask(resolved, scheduler=cluster, base=BASE, partitions=10))
+    assert set(one) == set(many) == set(serial[1])
+
+
+def test_write_nquads_replaces_an_embedded_store(tmp_path, cluster, serial):
+    from graph.distributed import quads_dask, write_nquads
+    from graph.resolve import resolve
+    from graph.store import EmbeddedStore
+
+    documents = quads_dask(resolve(serial[0]), scheduler=cluster, base=BASE)
+    store = EmbeddedStore(str(tmp_path / "store"))
+    try:
+        assert write_nquads(store, documents) == len(serial[1])
+        assert set(store.quads()) == set(serial[1])
+    finally:
+        store.close()
+
+
+def test_unreachable_scheduler_is_a_user_error(monkeypatch):
+    from graph import distributed
+    from tests.scale.server import free_port
+
+    monkeypatch.setattr(distributed, "CONNECT_TIMEOUT", "1s")
+    paper = Paper(key="x", abstract="We study graphs.")
+    address = f"tcp://127.0.0.1:{free_port()}"
+    with pytest.raises(PaperkgError, match="127.0.0.1"):
+        distributed.extract_dask([paper], scheduler=address)
+
+
+def test_bad_scheduler_value_is_a_user_error():
+    from graph.distributed import extract_dask
+
+    with pytest.raises(PaperkgError, match="--scheduler"):
+        extract_dask([Paper(key="x", abstract="x")], scheduler="")
