@@ -760,73 +760,13 @@ def _neighbourhood(
     node: str, *, depth: int, types: list[str] | None, limit: int
 ) -> tuple[Any, bool, str]:
     """(subgraph, trimmed, centre) of `node` from the networkx projection."""
-    full = _projection()
-    centre = _centre(node)
-    if centre not in full:
-        abort(404, description=f"no node {node!r} in the graph")
-    import networkx as nx
-
-    ego = nx.ego_graph(full, centre, radius=depth, undirected=True)
-    if types:
-        keep = [n for n, a in ego.nodes(data=True) if n == centre or a.get("type") in types]
-        ego = ego.subgraph(keep)
-    sub, trimmed = viz.cap_graph(ego, limit, centre=centre)
-    return sub, trimmed, centre
+    try:
+        return viz.neighbourhood_subgraph(
+            _store(), node, depth=depth, types=types, limit=limit, base=_base()
+        )
+    except viz.UnknownNode as exc:
+        abort(404, description=str(exc))
 
 
 def _overview(*, limit: int) -> tuple[Any, bool]:
-    return viz.aggregate_overview(_projection(), limit, base=_base())
-
-
-def _centre(node: str) -> str:
-    base = _base()
-    ref = node[len(base):] if node.startswith(base) else node
-    type_, _, slug = ref.partition("/")
-    if type_ not in NODE_TYPES or not _SAFE_PART.match(slug):
-        abort(404, description=f"no node {node!r}: give an IRI or type/slug")
-    return f"{type_}/{slug}"
-
-
-_PROJECTION_CACHE: dict[tuple[int, str], Any] = {}
-
-
-def _projection() -> Any:
-    """The whole graph as networkx: papers, entities, claims; node ids "type/slug"."""
-    import networkx as nx
-
-    store = _store()
-    key = (id(store), str(store.generation()))
-    cached = _PROJECTION_CACHE.get(key)
-    if cached is not None:
-        return cached
-    values = " ".join(f"pkg:{name}" for name in (*LINK_PREDICATES, "makesClaim", "about"))
-    rows = select(f"""
-SELECT ?s ?rel ?o WHERE {{ VALUES ?rel {{ {values} }} ?s ?rel ?o . FILTER(isIRI(?o)) }}""")
-    graph = nx.DiGraph()
-    for row in rows:
-        s, o = ref_of(row["s"] or ""), ref_of(row["o"] or "")
-        if s is None or o is None:
-            continue
-        graph.add_edge(f"{s[0]}/{s[1]}", f"{o[0]}/{o[1]}",
-                       relation=(row["rel"] or "").rsplit("#", 1)[-1])
-    attrs = select("""
-SELECT ?s (MIN(STR(?l)) AS ?label) (MAX(?sup) AS ?support) (MAX(STR(?y)) AS ?year)
-       (GROUP_CONCAT(DISTINCT STR(?alt); separator="\u001f") AS ?aliases) WHERE {
-  { ?s a pkg:Paper } UNION { ?s a skos:Concept } UNION { ?s a pkg:Claim }
-  OPTIONAL { ?s rdfs:label|skos:prefLabel ?l } OPTIONAL { ?s pkg:support ?sup }
-  OPTIONAL { ?s dcterms:issued ?y } OPTIONAL { ?s skos:altLabel ?alt }
-} GROUP BY ?s""")
-    for row in attrs:
-        ref = ref_of(row["s"] or "")
-        if ref is None or f"{ref[0]}/{ref[1]}" not in graph:
-            continue
-        node = graph.nodes[f"{ref[0]}/{ref[1]}"]
-        node.update(type=ref[0], slug=ref[1], label=row["label"] or ref[1],
-                    support=int(row["support"] or 0), year=row["year"],
-                    aliases=[a for a in (row["aliases"] or "").split("\u001f") if a])
-    for name, node in graph.nodes(data=True):
-        node.setdefault("type", name.partition("/")[0])
-        node.setdefault("slug", name.partition("/")[2])
-    _PROJECTION_CACHE.clear()
-    _PROJECTION_CACHE[key] = graph
-    return graph
+    return viz.aggregate_overview(viz.projection(_store(), base=_base()), limit, base=_base())

@@ -17,6 +17,7 @@ as the layout is computed (bench/bench_viz.py measures this against pyvis's defa
 from __future__ import annotations
 
 import math
+import re
 from collections import deque
 from collections.abc import Hashable, Iterable, Mapping
 from functools import cache
@@ -28,7 +29,8 @@ import jinja2
 import networkx as nx
 from pyvis.network import Network
 
-from graph.namespaces import DEFAULT_BASE
+from graph.errors import PaperkgError
+from graph.namespaces import DEFAULT_BASE, PREFIXES
 
 #: Largest number of nodes a view shows; bigger subgraphs are trimmed (and the page says so).
 DEFAULT_CAP = 150
@@ -247,6 +249,8 @@ def view_data(
             group=type_,
             **extra,
         )
+        # pyvis drops `color` when a group is given; the colour is what the legend shows.
+        net.nodes[-1]["color"] = colour
         if node == centre:
             net.nodes[-1]["borderWidth"] = 4
     for u, v, attrs in shown.edges(data=True):
@@ -439,9 +443,9 @@ def neighbourhood_html(
     """
     data = view_data(graph, cap=cap, centre=centre, link_base=link_base, base=base)
     if trimmed and not data["trimmed"]:
-        # Trimmed upstream: how many nodes there were is not known here.
+        # Trimmed upstream: the graph may say how many nodes there were.
         data["trimmed"] = True
-        data["total"] = None
+        data["total"] = graph.graph.get("total")
     hint = None
     if centre is not None and centre in graph:
         attrs = graph.nodes[centre]
@@ -550,6 +554,117 @@ def _edge_attrs(graph: nx.Graph, u: Hashable, v: Hashable) -> dict[str, Any]:
     return dict(data or {})
 
 
+class UnknownNode(PaperkgError):
+    """A node that is not in the graph, or is not written as an IRI or type/slug."""
+
+
+NODE_TYPES = tuple(NODE_STYLES)
+_SAFE_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+~-]{0,200}$")
+_LINKS = ("proposes", "usesMethod", "usesDataset", "usesModel", "addressesTask",
+          "reportsMetric", "inDomain", "makesClaim", "about")
+_PROJECTIONS: dict[tuple[int, str, str], nx.DiGraph] = {}
+
+
+def centre_of(node: str, base: str = DEFAULT_BASE) -> str:
+    """The "type/slug" id of a node given as an IRI under `base` or as "type/slug"."""
+    ref = node[len(base) :] if node.startswith(base) else node
+    type_, _, slug = ref.partition("/")
+    if type_ not in NODE_TYPES or not _SAFE_PART.match(slug):
+        raise UnknownNode(
+            f"node {node!r}: give an IRI under {base} or type/slug with a type among "
+            f"{', '.join(NODE_TYPES)}"
+        )
+    return f"{type_}/{slug}"
+
+
+def _rows(store: Any, query: str) -> list[dict[str, str | None]]:
+    prologue = "".join(f"PREFIX {k}: <{v}>\n" for k, v in PREFIXES.items())
+    solutions = store.query(prologue + query)
+    names = [v.value for v in solutions.variables]
+    return [
+        {n: (None if row[n] is None else str(row[n].value)) for n in names} for row in solutions
+    ]
+
+
+def projection(store: Any, *, base: str = DEFAULT_BASE) -> nx.DiGraph:
+    """Papers, entities and claims as a networkx graph (ids "type/slug"), cached per store
+    generation. Edges go from paper to entity (and claim to entity) with the relation name.
+    """
+    key = (id(store), str(store.generation()), base)
+    cached = _PROJECTIONS.get(key)
+    if cached is not None:
+        return cached
+    values = " ".join(f"pkg:{name}" for name in _LINKS)
+    graph = nx.DiGraph()
+
+    def ref(iri: str | None) -> str | None:
+        if not iri or not iri.startswith(base):
+            return None
+        type_, _, slug = iri[len(base) :].partition("/")
+        return f"{type_}/{slug}" if type_ in NODE_TYPES and slug else None
+
+    for row in _rows(store, f"""
+SELECT ?s ?rel ?o WHERE {{ VALUES ?rel {{ {values} }} ?s ?rel ?o . FILTER(isIRI(?o)) }}"""):
+        s, o = ref(row["s"]), ref(row["o"])
+        if s and o:
+            graph.add_edge(s, o, relation=(row["rel"] or "").rsplit("#", 1)[-1])
+    for row in _rows(store, """
+SELECT ?s (MIN(STR(?l)) AS ?label) (MAX(?sup) AS ?support) (MAX(STR(?y)) AS ?year)
+       (GROUP_CONCAT(DISTINCT STR(?alt); separator="\u001f") AS ?aliases)
+       (MIN(STR(?t)) AS ?text) WHERE {
+  { ?s a pkg:Paper } UNION { ?s a skos:Concept } UNION { ?s a pkg:Claim }
+  OPTIONAL { ?s rdfs:label|skos:prefLabel ?l } OPTIONAL { ?s pkg:support ?sup }
+  OPTIONAL { ?s dcterms:issued ?y } OPTIONAL { ?s skos:altLabel ?alt }
+  OPTIONAL { ?s schema:text ?t }
+} GROUP BY ?s"""):
+        node = ref(row["s"])
+        if node is None or node not in graph:
+            continue
+        type_, _, slug = node.partition("/")
+        graph.nodes[node].update(
+            type=type_, slug=slug, label=row["label"] or slug,
+            support=int(row["support"] or 0), year=row["year"], text=row["text"],
+            aliases=[a for a in (row["aliases"] or "").split("\u001f") if a],
+        )
+    for node, attrs in graph.nodes(data=True):
+        type_, _, slug = str(node).partition("/")
+        attrs.setdefault("type", type_)
+        attrs.setdefault("slug", slug)
+    # One generation per store is enough: the old one is never asked for again.
+    for old in [k for k in _PROJECTIONS if k[0] == key[0]]:
+        del _PROJECTIONS[old]
+    _PROJECTIONS[key] = graph
+    return graph
+
+
+def neighbourhood_subgraph(
+    store: Any,
+    node: str,
+    *,
+    depth: int = 1,
+    types: Iterable[str] | None = None,
+    limit: int = DEFAULT_CAP,
+    base: str = DEFAULT_BASE,
+) -> tuple[nx.Graph, bool, str]:
+    """(subgraph, trimmed, centre id): nodes within `depth` hops of `node` (either direction),
+    only of `types` (the centre always stays), at most `limit` nodes, nearest first.
+    """
+    full = projection(store, base=base)
+    centre = centre_of(node, base)
+    if centre not in full:
+        raise UnknownNode(f"node {node!r} is not in the graph")
+    ego = nx.ego_graph(full, centre, radius=depth, undirected=True)
+    if types:
+        wanted = set(types)
+        ego = ego.subgraph(
+            [n for n, a in ego.nodes(data=True) if n == centre or a.get("type") in wanted]
+        )
+    sub, trimmed = cap_graph(ego, limit, centre=centre)
+    if trimmed:
+        sub.graph["total"] = ego.number_of_nodes()
+    return sub, trimmed, centre
+
+
 def write_viz(
     store: Any,
     node: str,
@@ -558,40 +673,21 @@ def write_viz(
     types: Iterable[str] | None = None,
     limit: int = DEFAULT_CAP,
     out_path: str | Path,
+    base: str = DEFAULT_BASE,
 ) -> Path:
     """Write the neighbourhood of `node` as one self-contained HTML file (vis-network inlined).
 
-    The file needs no server and no network; node clicks open the node's IRI.
+    The file needs no server and no network; clicking a node opens its IRI.
     """
-    from graph import network  # the projection depends on the store; import it when needed
-
-    sub, trimmed, centre = _neighbourhood(network, store, node, depth=depth, types=types,
-                                          limit=limit)
-    label = str(sub.nodes[centre].get("label") or node) if centre in sub else node
+    sub, trimmed, centre = neighbourhood_subgraph(
+        store, node, depth=depth, types=types, limit=limit, base=base
+    )
+    label = str(sub.nodes[centre].get("label") or node)
     html = neighbourhood_html(
         sub, title=f"Neighbourhood of {label}", cap=limit, trimmed=trimmed, centre=centre,
-        link_base=None, inline_lib=True,
+        link_base=None, inline_lib=True, base=base,
     )
     path = Path(out_path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(html, encoding="utf-8")
     return path
-
-
-def _neighbourhood(
-    network: Any, store: Any, node: str, *, depth: int, types: Iterable[str] | None, limit: int
-) -> tuple[nx.Graph, bool, Hashable]:
-    """Adapter over graph.network.neighbourhood: (subgraph, trimmed, centre node)."""
-    result = network.neighbourhood(store, node, depth=depth, types=types, limit=limit)
-    return _unpack(result, node)
-
-
-def _unpack(result: Any, node: str) -> tuple[nx.Graph, bool, Hashable]:
-    if isinstance(result, tuple):
-        sub = result[0]
-        trimmed = bool(result[1]) if len(result) > 1 else False
-    else:
-        sub = result
-        trimmed = bool(getattr(result, "graph", {}).get("trimmed", False))
-    centre = sub.graph.get("centre", node) if hasattr(sub, "graph") else node
-    return sub, trimmed, centre
