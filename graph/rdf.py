@@ -151,6 +151,7 @@ def text(value: str) -> Literal:
     return Literal(value)
 
 
+@functools.lru_cache(maxsize=8192)
 def integer(value: int) -> Literal:
     return Literal(str(int(value)), datatype=XSD_INTEGER)
 
@@ -173,6 +174,7 @@ def decimal(value: Decimal | float | int | str) -> Literal:
     return Literal(canonical_decimal(value), datatype=XSD_DECIMAL)
 
 
+@functools.lru_cache(maxsize=4096)
 def confidence(value: float) -> Literal:
     """A confidence rounded to 3 places."""
     rounded = Decimal(repr(float(value))).quantize(Decimal("0.001"), rounding=ROUND_HALF_EVEN)
@@ -523,8 +525,8 @@ def _load_taxonomy(path: str, mtime_ns: int, size: int, base: str) -> tuple[Quad
     return tuple(store)
 
 
-def _domain_quads(
-    resolved: ResolvedCorpus, taxonomy: Sequence[Quad], base: str
+def domain_quads(
+    resolved: ResolvedCorpus, taxonomy: Sequence[Quad], base: str = DEFAULT_BASE
 ) -> list[Quad]:
     """Each domain a paper is in: typed, in the scheme, labelled, with its support."""
     papers_in: dict[str, set[str]] = defaultdict(set)
@@ -562,23 +564,36 @@ def _domain_quads(
     return quads
 
 
+#: Earlier name, kept for callers that use it.
+_domain_quads = domain_quads
+
+
 # -- the whole corpus -------------------------------------------------------------------------
 
 
-def quad_sort_key(quad: Quad) -> tuple[str, str, str, str]:
-    """Graph (default first), subject, predicate, object: groups subjects for Turtle/TriG."""
-    graph = quad.graph_name
-    return (
-        "" if isinstance(graph, DefaultGraph) else str(graph),
-        str(quad.subject),
-        str(quad.predicate),
-        str(quad.object),
-    )
+class SortedQuads(list):
+    """A list of quads known to be deduplicated and in `sort_quads` order."""
 
 
-def sort_quads(quads: Iterable[Quad]) -> list[Quad]:
-    """Deduplicated and in a fixed order."""
-    return sorted(set(quads), key=quad_sort_key)
+def sort_quads(quads: Iterable[Quad]) -> SortedQuads:
+    """Deduplicated and in a fixed order: the default graph first, then each named graph by
+    name, each by its N-Quads line, which keeps a subject's statements together for
+    Turtle/TriG. One `str` per quad: this runs over every quad of a build."""
+    if isinstance(quads, SortedQuads):
+        return quads
+    default: dict[str, Quad] = {}
+    named: dict[str, dict[str, Quad]] = {}
+    for quad in quads:
+        graph = quad.graph_name
+        if isinstance(graph, DefaultGraph):
+            default[str(quad)] = quad
+        else:
+            named.setdefault(graph.value, {})[str(quad)] = quad
+    ordered = SortedQuads(default[line] for line in sorted(default))
+    for name in sorted(named):
+        lines = named[name]
+        ordered.extend(lines[line] for line in sorted(lines))
+    return ordered
 
 
 def corpus_quads(
@@ -611,5 +626,5 @@ def corpus_quads(
         quads.extend(entity_quads(resolved.entities[ref], base=base))
     taxonomy_part = taxonomy_quads(taxonomy, base=base)
     quads.extend(taxonomy_part)
-    quads.extend(_domain_quads(resolved, taxonomy_part, base))
+    quads.extend(domain_quads(resolved, taxonomy_part, base))
     return sort_quads(quads)
