@@ -177,7 +177,10 @@ def _classify(
 ) -> tuple[str | None, float]:
     """(kind or None, confidence) of one sentence."""
     we = bool(_WE.search(sentence)) or bool(_PAPER.search(sentence))
-    named = any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", sentence) for n in names)
+    # the name as given, or its plural/possessive ("ReasoNets", "BERT's")
+    named = any(
+        re.search(rf"(?<![\w-]){re.escape(n)}(?:s|'s|’s)?(?![\w-])", sentence) for n in names
+    )
     system = (
         named
         or bool(_PAPER.search(sentence))
