@@ -1,0 +1,286 @@
+"""Build benchmarks: every figure is a ratio against a baseline measured in the same run.
+
+    python bench/bench_build.py                 # 2,000 synthetic abstracts, a few minutes
+    python bench/bench_build.py --papers 100000 --json bench/results-100k.json
+
+Stages (each timed in a fresh process that has already loaded the spaCy pipeline, so no
+stage pays for imports or model loading, and peak memory is the stage's own):
+
+  pipe       spaCy `nlp.pipe` alone over the abstracts: the floor any build stands on
+  build-1    `graph.build.build` serial (read corpus, extract, resolve, RDF, store; no exports)
+  build-2    the same with --workers 2
+  extract-*  extraction alone (500 papers): serial, our worker processes, and spaCy's
+             `nlp.pipe(n_process=2)` with the extractors run on the returned Docs
+  load       `EmbeddedStore.replace_all` of the build's quads vs `oxigraph load` of the same
+             quads as an N-Quads file (the server's own bulk loader, a subprocess)
+  add-10     `graph.incremental.add_papers` of 10 new papers to the N-paper store vs the
+             serial full build of N papers measured above (a rebuild of N+10 takes longer,
+             so the ratio printed is a lower bound)
+
+Targets (DESIGN §6): build throughput >= 0.75 of nlp.pipe; workers 2 >= 1.6x serial; store
+load >= 0.5 of `oxigraph load`; incremental add >= 100x faster than a rebuild; peak RSS of the
+build <= 2 GB at 100k papers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+BASE = "https://w3id.org/paperkg/id/"
+EXTRACT_SAMPLE = 500
+
+
+# -- running a stage in a clean process -------------------------------------------------------
+
+
+def _peak_rss_mb() -> float:
+    # ru_maxrss is in KiB on Linux; a child's worker processes count as its children.
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return max(own, children) / 1024
+
+
+def _child(stage: Callable[..., dict[str, Any]], args: tuple, model: str, queue: Any) -> None:
+    try:
+        from graph import nlp as nlp_loader
+        from graph.model import Paper
+        from graph.pipeline import extract_papers
+
+        # Outside the clock, like a warm server: the pipeline, and the extractors' lexicons
+        # (built on first use) by one throwaway abstract.
+        nlp = nlp_loader.load(model)
+        extract_papers([Paper(key="warm-up", abstract="We propose a network for parsing.")],
+                       nlp=nlp)
+        result = stage(*args)
+        result["peak_rss_mb"] = round(_peak_rss_mb(), 1)
+        queue.put(result)
+    except BaseException as exc:  # noqa: BLE001 - report anything to the parent
+        queue.put({"error": f"{type(exc).__name__}: {exc}"})
+        raise
+
+
+def run_stage(stage: Callable[..., dict[str, Any]], *args: Any, model: str) -> dict[str, Any]:
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    process = context.Process(target=_child, args=(stage, args, model, queue))
+    process.start()
+    result = queue.get()
+    process.join()
+    if "error" in result:
+        raise SystemExit(f"stage {stage.__name__} failed: {result['error']}")
+    return result
+
+
+# -- the stages (run in the child) ------------------------------------------------------------
+
+
+def _papers(corpus: str):
+    from graph.corpus import read_corpus
+
+    return read_corpus([corpus]).papers
+
+
+def stage_pipe(corpus: str, model: str) -> dict[str, Any]:
+    from graph import nlp as nlp_loader
+
+    texts = [paper.abstract for paper in _papers(corpus)]
+    nlp = nlp_loader.load(model)
+    words = 0
+    start = time.perf_counter()
+    for doc in nlp.pipe(texts, batch_size=64):
+        words += len(doc)
+    return {"seconds": time.perf_counter() - start, "papers": len(texts), "tokens": words}
+
+
+def stage_build(corpus: str, store: str, workers: int, model: str) -> dict[str, Any]:
+    from graph.build import build
+
+    start = time.perf_counter()
+    result = build([corpus], out_dir=None, store=store, base=BASE, workers=workers,
+                   spacy_model=model, progress=False)
+    return {"seconds": time.perf_counter() - start, "papers": result.papers,
+            "entities": result.entities, "quads": result.quads}
+
+
+def stage_extract(corpus: str, mode: str, model: str) -> dict[str, Any]:
+    from graph import extractors as registry
+    from graph import nlp as nlp_loader
+    from graph.pipeline import extract_doc, extract_papers
+
+    papers = _papers(corpus)[:EXTRACT_SAMPLE]
+    nlp = nlp_loader.load(model)
+    start = time.perf_counter()
+    if mode == "serial":
+        out = extract_papers(papers, nlp=nlp)
+    elif mode == "workers-2":
+        from graph.parallel import extract_parallel
+
+        out = extract_parallel(papers, workers=2, spacy_model=model)
+    else:  # spaCy parallelises the parse; the extractors run here on the returned Docs
+        fns = [registry.get(name) for name in registry.DEFAULT_EXTRACTORS]
+        out = [extract_doc(doc, fns)
+               for doc in nlp.pipe((p.abstract for p in papers), n_process=2, batch_size=64)]
+    return {"seconds": time.perf_counter() - start, "papers": len(out)}
+
+
+def stage_load(nquads: str, store: str) -> dict[str, Any]:
+    from pyoxigraph import RdfFormat, parse
+
+    from graph.store import EmbeddedStore
+
+    quads = list(parse(path=nquads, format=RdfFormat.N_QUADS))
+    target = EmbeddedStore(store)
+    start = time.perf_counter()
+    target.replace_all(quads)
+    seconds = time.perf_counter() - start
+    target.close()
+    return {"seconds": seconds, "quads": len(quads)}
+
+
+def stage_add(corpus: str, store: str, model: str) -> dict[str, Any]:
+    from graph.incremental import add_papers
+    from graph.store import EmbeddedStore
+
+    papers = _papers(corpus)
+    target = EmbeddedStore(store)
+    start = time.perf_counter()
+    result = add_papers(target, papers, base=BASE, spacy_model=model)
+    seconds = time.perf_counter() - start
+    target.close()
+    return {"seconds": seconds, "added": len(result.added), "unchanged": len(result.unchanged)}
+
+
+def dump_nquads(store: str, out: str) -> int:
+    from pyoxigraph import RdfFormat, serialize
+
+    from graph.store import EmbeddedStore
+
+    source = EmbeddedStore(store, read_only=True)
+    quads = list(source.quads())
+    source.close()
+    with open(out, "wb") as handle:
+        serialize(quads, handle, RdfFormat.N_QUADS)
+    return len(quads)
+
+
+# -- the run ----------------------------------------------------------------------------------
+
+
+def _ratio_line(name: str, value: float, target: str, ok: bool) -> str:
+    return f"  {name:<46} {value:>9.2f}   target {target:<8} {'ok' if ok else 'MISSED'}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--papers", type=int, default=2000, help="corpus size (default 2000)")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--spacy-model", default=None)
+    parser.add_argument("--skip", default="", help="comma-separated stages to skip: "
+                        "workers,extract,load,add")
+    parser.add_argument("--json", type=Path, default=None, help="write the figures here")
+    parser.add_argument("--keep", type=Path, default=None, help="work folder to keep")
+    args = parser.parse_args(argv)
+
+    from bench.gen_corpus import Generator, write_jsonl
+    from graph import nlp as nlp_loader
+
+    model = args.spacy_model or nlp_loader.DEFAULT_MODEL
+    skip = {s.strip() for s in args.skip.split(",") if s.strip()}
+    work = args.keep or Path(tempfile.mkdtemp(prefix="paperkg-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    generator = Generator(args.seed)
+    records = list(generator.papers(args.papers + 10))
+    corpus = work / "corpus.jsonl"
+    extra = work / "extra.jsonl"
+    write_jsonl(records[: args.papers], corpus)
+    write_jsonl(records[args.papers :], extra)
+    figures: dict[str, Any] = {"papers": args.papers, "seed": args.seed, "cpus": os.cpu_count()}
+
+    def report(name: str, result: dict[str, Any]) -> dict[str, Any]:
+        figures[name] = result
+        detail = ", ".join(f"{k}={v}" for k, v in result.items() if k != "seconds")
+        print(f"{name:<22} {result['seconds']:>9.2f} s   {detail}", flush=True)
+        return result
+
+    print(f"paperkg build benchmark: {args.papers:,} synthetic abstracts (seed {args.seed}), "
+          f"{os.cpu_count()} CPUs, work folder {work}", flush=True)
+    pipe = report("pipe", run_stage(stage_pipe, str(corpus), model, model=model))
+    store1 = str(work / "store-1")
+    build1 = report("build-1", run_stage(stage_build, str(corpus), store1, 1, model,
+                                          model=model))
+    build2 = None
+    if "workers" not in skip:
+        build2 = report("build-2", run_stage(stage_build, str(corpus), str(work / "store-2"), 2,
+                                              model, model=model))
+    if "extract" not in skip:
+        for mode in ("serial", "workers-2", "spacy-n_process-2"):
+            report(f"extract-{mode}", run_stage(stage_extract, str(corpus), mode, model,
+                                                model=model))
+    load = oxload = None
+    if "load" not in skip:
+        nquads = str(work / "graph.nq")
+        dump_nquads(store1, nquads)
+        load = report("load-replace_all", run_stage(stage_load, nquads, str(work / "store-load"),
+                                                    model=model))
+        oxigraph = shutil.which("oxigraph") or str(Path(sys.executable).with_name("oxigraph"))
+        start = time.perf_counter()
+        subprocess.run([oxigraph, "load", "--location", str(work / "store-oxload"), "--file",
+                        nquads], check=True, capture_output=True)
+        oxload = report("load-oxigraph-cli", {"seconds": time.perf_counter() - start})
+    add = None
+    if "add" not in skip:
+        add = report("add-10", run_stage(stage_add, str(extra), store1, model, model=model))
+
+    print("\nratios (same run):")
+    lines = []
+    throughput = pipe["seconds"] / build1["seconds"]
+    lines.append(_ratio_line("build throughput / nlp.pipe alone", throughput, ">= 0.75",
+                             throughput >= 0.75))
+    if build2:
+        speedup = build1["seconds"] / build2["seconds"]
+        lines.append(_ratio_line("build --workers 2 speed-up over serial", speedup, ">= 1.6",
+                                 speedup >= 1.6))
+    if "extract-serial" in figures:
+        serial = figures["extract-serial"]["seconds"]
+        lines.append(_ratio_line("extraction: workers 2 speed-up", serial /
+                                 figures["extract-workers-2"]["seconds"], "(info)", True))
+        lines.append(_ratio_line("extraction: spaCy n_process=2 speed-up", serial /
+                                 figures["extract-spacy-n_process-2"]["seconds"], "(info)", True))
+    if load and oxload:
+        ratio = oxload["seconds"] / load["seconds"]
+        lines.append(_ratio_line("store load speed / `oxigraph load`", ratio, ">= 0.5",
+                                 ratio >= 0.5))
+    if add:
+        ratio = build1["seconds"] / add["seconds"]
+        lines.append(_ratio_line("incremental add of 10 / full rebuild, speed-up", ratio,
+                                 ">= 100", ratio >= 100))
+    rss_gb = build1["peak_rss_mb"] / 1024
+    lines.append(_ratio_line(f"peak RSS of the serial build, GB ({args.papers:,} papers)", rss_gb,
+                             "<= 2", rss_gb <= 2))
+    print("\n".join(lines))
+    figures["ratios"] = [line.strip() for line in lines]
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2) + "\n")
+    if args.keep is None:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
