@@ -61,7 +61,9 @@ def _client(scheduler: Any) -> Iterator[Any]:
         target = scheduler.strip()
         label = target
     else:
-        raise PaperkgError(f"--scheduler must be an address like tcp://host:8786, not {scheduler!r}")
+        raise PaperkgError(
+            f"--scheduler must be an address like tcp://host:8786, not {scheduler!r}"
+        )
     try:
         client = Client(target, timeout=CONNECT_TIMEOUT, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:

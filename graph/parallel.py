@@ -17,6 +17,7 @@ import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from graph import extractors as registry
 from graph import nlp as nlp_loader
@@ -105,7 +106,13 @@ def iter_parallel(
         initializer=_init_worker,
         initargs=(spacy_model, tuple(extractors), batch_size),
     ) as pool:
-        yield from pool.map(_extract_chunk, parts)
+        try:
+            yield from pool.map(_extract_chunk, parts)
+        except BrokenProcessPool as exc:
+            # A worker killed from outside (out of memory, most often) takes the pool with it.
+            raise PaperkgError(
+                f"an extraction worker process died ({exc}); try fewer --workers"
+            ) from None
 
 
 def extract_parallel(

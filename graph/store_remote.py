@@ -190,12 +190,14 @@ class RemoteStore:
             if exc.code == 404 and method == "GET":
                 return None
             if exc.code == 400 and action == "query":
-                raise QueryError(f"the SPARQL store at {url} rejected the query: {detail}") from None
+                raise QueryError(
+                    f"the SPARQL store at {url} rejected the query: {detail}"
+                ) from None
             raise StoreError(
                 f"cannot {action} the SPARQL store at {url}: HTTP {exc.code} {exc.reason}"
                 + (f": {detail}" if detail else "")
             ) from None
-        except (TimeoutError, socket.timeout):
+        except TimeoutError:
             raise StoreError(
                 f"the SPARQL store at {url} did not answer within {self.timeout:g} s"
             ) from None
@@ -265,19 +267,23 @@ class RemoteStore:
             try:
                 data = response.read()
             except OSError as exc:
-                raise StoreError(f"cannot read the answer of {self.query_endpoint}: {exc}") from None
+                raise StoreError(
+                    f"cannot read the answer of {self.query_endpoint}: {exc}"
+                ) from None
         try:
             if media in (_SPARQL_JSON, "application/json"):
                 return pyoxigraph.parse_query_results(data, QueryResultsFormat.JSON)
             if media == "application/sparql-results+xml":
                 return pyoxigraph.parse_query_results(data, QueryResultsFormat.XML)
             if media in (_N_TRIPLES, "text/plain"):
-                return RemoteTriples([q.triple for q in pyoxigraph.parse(data, RdfFormat.N_TRIPLES)])
+                triples = pyoxigraph.parse(data, RdfFormat.N_TRIPLES)
+                return RemoteTriples([q.triple for q in triples])
             if media == "text/turtle":
                 return RemoteTriples([q.triple for q in pyoxigraph.parse(data, RdfFormat.TURTLE)])
         except SyntaxError as exc:
             raise StoreError(
-                f"the SPARQL store at {self.query_endpoint} sent an answer that does not parse: {exc}"
+                f"the SPARQL store at {self.query_endpoint} sent an answer that does not "
+                f"parse: {exc}"
             ) from None
         raise StoreError(
             f"the SPARQL store at {self.query_endpoint} answered in {media or 'no media type'}, "
@@ -350,7 +356,8 @@ class RemoteStore:
         token = f"{uuid.uuid4().hex}"
         return (
             f"DROP SILENT GRAPH <{META_GRAPH}> ;\n"
-            f'INSERT DATA {{ GRAPH <{META_GRAPH}> {{ <{_META_SUBJECT}> <{_GENERATION}> "{token}" }} }}'
+            f"INSERT DATA {{ GRAPH <{META_GRAPH}> {{ "
+            f'<{_META_SUBJECT}> <{_GENERATION}> "{token}" }} }}'
         )
 
     def _staging_graphs(self) -> list[str]:
@@ -447,7 +454,9 @@ class RemoteStore:
     def remove_paper(self, key: str, *, base: str = DEFAULT_BASE) -> bool:
         """Remove one paper (by key, or its IRI) like `replace_graph_of(iri, [])`; True if held."""
         iri = key if key.startswith(("http://", "https://")) else paper_iri(base, key)
-        present = self.query(f"ASK {{ {{ <{iri}> ?p ?o }} UNION {{ GRAPH ?g {{ <{iri}> ?p ?o }} }} }}")
+        present = self.query(
+            f"ASK {{ {{ <{iri}> ?p ?o }} UNION {{ GRAPH ?g {{ <{iri}> ?p ?o }} }} }}"
+        )
         if not bool(present):
             return False
         self.replace_graph_of(iri, [])

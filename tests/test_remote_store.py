@@ -100,7 +100,8 @@ def test_query_graph_options(store, graph_quads):
     )
     assert in_provenance > 0
     assert int(next(iter(store.query(count)))["n"].value) == 0
-    assert int(next(iter(store.query(count, default_graph=[PROVENANCE])))["n"].value) == in_provenance
+    scoped = store.query(count, default_graph=[PROVENANCE])
+    assert int(next(iter(scoped))["n"].value) == in_provenance
     union = store.query(count, union_default_graph=True)
     assert int(next(iter(union))["n"].value) == in_provenance
 

@@ -66,7 +66,8 @@ def _paper(key: str, text: str, title: str, mentions: list[tuple]) -> PaperExtra
     """`mentions`: (surface, type, options) triples, options as for `_mention`."""
     return PaperExtraction(
         paper=Paper(key=key, abstract=text, title=title, id=key),
-        mentions=[_mention(text, surface, type_, **options) for surface, type_, options in mentions],
+        mentions=[_mention(text, surface, type_, **options)
+                  for surface, type_, options in mentions],
     )
 
 
