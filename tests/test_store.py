@@ -359,3 +359,31 @@ def test_url_opens_the_remote_backend(monkeypatch):
 def test_embedded_store_meets_the_protocol():
     assert isinstance(open_store(":memory:"), Store)
     assert isinstance(open_store(":memory:"), EmbeddedStore)
+
+
+def test_disk_full_is_a_store_error_and_keeps_the_store(tmp_path, quads, monkeypatch):
+    import errno
+
+    import pyoxigraph
+
+    path = str(tmp_path / "store")
+    store = open_store(path)
+    store.replace_all(quads)
+    folders = set((tmp_path / "store.d").iterdir())
+
+    class FullStore:
+        def __init__(self, folder):
+            Path(folder).mkdir()
+
+        def bulk_extend(self, items):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(pyoxigraph, "Store", type("Patched", (), {
+        "__new__": lambda cls, folder=None: FullStore(folder),
+        "read_only": staticmethod(pyoxigraph.Store.read_only),
+    }))
+    with pytest.raises(StoreError, match=f"{path}.*no space left"):
+        store.replace_all([marker(1)])
+    monkeypatch.undo()
+    assert set(store.quads()) == set(quads)
+    assert set((tmp_path / "store.d").iterdir()) == folders
