@@ -1,0 +1,121 @@
+"""Request limits: a token bucket per client address (429 + Retry-After), CORS from the
+`cors_origins` setting, and the request size cap (413).
+
+Buckets live in the process: behind several gunicorn workers each keeps its own, so a client
+gets up to `workers` times the rate. Clients are told apart by the connecting address; put the
+service behind a proxy that sets it (werkzeug's ProxyFix) when it is not the client's own.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+
+from flask import Flask, Response, current_app, request
+
+from api.errors import ApiError
+
+EXEMPT_PATHS = ("/healthz",)
+ALLOWED_METHODS = "GET, POST, OPTIONS"
+ALLOWED_HEADERS = {"accept", "content-type", "accept-language", "content-language"}
+EXPOSED_HEADERS = "X-Paperkg-Truncated, X-Paperkg-Rows, Retry-After, Link"
+
+
+class TokenBucket:
+    """Tokens refill at `rate` per second up to `burst`; each request takes one."""
+
+    def __init__(self, rate_per_minute: int, burst: int, *, clock=time.monotonic):
+        self.rate = rate_per_minute / 60.0
+        self.burst = burst
+        self.clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+        self._last_sweep = clock()
+
+    def take(self, client: str) -> float:
+        """0 when the request may go ahead, else the seconds until a token is free."""
+        now = self.clock()
+        with self._lock:
+            tokens, last = self._buckets.get(client, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+            if tokens >= 1.0:
+                self._buckets[client] = (tokens - 1.0, now)
+                wait = 0.0
+            else:
+                self._buckets[client] = (tokens, now)
+                wait = (1.0 - tokens) / self.rate
+            if now - self._last_sweep > 60:
+                self._sweep(now)
+        return wait
+
+    def _sweep(self, now: float) -> None:
+        # A bucket that has refilled completely is the same as no bucket.
+        full_after = self.burst / self.rate
+        self._buckets = {client: state for client, state in self._buckets.items()
+                         if now - state[1] < full_after}
+        self._last_sweep = now
+
+
+def _allowed_origin(origin: str) -> str | None:
+    origins = current_app.config["PAPERKG_SETTINGS"]["cors_origins"]
+    if "*" in origins:
+        return "*"
+    return origin if origin in origins else None
+
+
+def _check_limits() -> Response | None:
+    values = current_app.config["PAPERKG_SETTINGS"]
+    size = len(request.query_string) + (request.content_length or 0)
+    if size > values["max_request_bytes"]:
+        raise ApiError(413, f"the request is {size} bytes; the limit is "
+                       f"{values['max_request_bytes']} bytes (setting max_request_bytes)")
+    if request.method == "OPTIONS" and request.headers.get("Origin"):
+        return _preflight()
+    bucket: TokenBucket | None = current_app.extensions.get("paperkg_rate")
+    if bucket is None or request.path.startswith(EXEMPT_PATHS) or request.endpoint in {
+            "static", "pages.static"}:
+        return None
+    wait = bucket.take(request.remote_addr or "unknown")
+    if wait > 0:
+        raise ApiError(429, f"too many requests: the limit is {values['rate_limit']} a minute "
+                       f"per client; retry in {math.ceil(wait)} s",
+                       {"Retry-After": str(math.ceil(wait))})
+    return None
+
+
+def _preflight() -> Response:
+    response = current_app.response_class(status=204)
+    origin = _allowed_origin(request.headers["Origin"])
+    if origin is not None:
+        response.headers["Access-Control-Allow-Origin"] = origin
+        response.headers["Access-Control-Allow-Methods"] = ALLOWED_METHODS
+        asked = [h.strip() for h in
+                 request.headers.get("Access-Control-Request-Headers", "").split(",")
+                 if h.strip()]
+        allowed = [h for h in asked if h.lower() in ALLOWED_HEADERS]
+        if allowed:
+            response.headers["Access-Control-Allow-Headers"] = ", ".join(allowed)
+        response.headers["Access-Control-Max-Age"] = "600"
+    response.headers["Vary"] = "Origin"
+    return response
+
+
+def _add_cors(response: Response) -> Response:
+    origin_header = request.headers.get("Origin")
+    if origin_header and "Access-Control-Allow-Origin" not in response.headers:
+        origin = _allowed_origin(origin_header)
+        if origin is not None:
+            response.headers["Access-Control-Allow-Origin"] = origin
+            response.headers["Access-Control-Expose-Headers"] = EXPOSED_HEADERS
+        response.vary.add("Origin")
+    return response
+
+
+def init_app(app: Flask) -> None:
+    values = app.config["PAPERKG_SETTINGS"]
+    if values["rate_limit"] > 0:
+        app.extensions["paperkg_rate"] = TokenBucket(values["rate_limit"],
+                                                     values["rate_limit_burst"])
+    app.before_request(_check_limits)
+    app.after_request(_add_cors)

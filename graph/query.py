@@ -1,0 +1,535 @@
+"""The safe SPARQL query runner behind the public endpoint.
+
+Two guarantees:
+
+* A query is checked before it runs: updates are refused (`UpdateRefused`), and so is anything
+  that would make the store reach the network (`SERVICE`) or name graphs it does not hold
+  (`FROM`/`FROM NAMED` with other IRIs) (`QueryRefused`). The check is cheap when the query
+  text cannot contain such a clause (no `service`/`from` anywhere in it) and exact otherwise:
+  then rdflib's SPARQL parser decides.
+* The time limit really stops the work: queries run in a small pool of worker processes, each
+  holding the store open read-only, and a worker that runs past the limit is killed and
+  replaced (`QueryTimeout`). Results are serialized by pyoxigraph in the worker and come back
+  as bytes, cut at the row cap.
+
+Where the operating system allows it, workers of an embedded store also drop their network
+access (a fresh network namespace), so even a query that slipped past the check could not
+connect anywhere.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import functools
+import importlib
+import itertools
+import json
+import logging
+import multiprocessing
+import os
+import queue
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any
+
+from graph.errors import QueryError, StoreError
+from graph.namespaces import PREFIXES
+
+log = logging.getLogger(__name__)
+
+# Media types the runner can produce, by query form.
+RESULTS_MEDIA_TYPES: dict[str, str] = {
+    "application/sparql-results+json": "JSON",
+    "application/sparql-results+xml": "XML",
+    "text/csv": "CSV",
+    "text/tab-separated-values": "TSV",
+}
+GRAPH_MEDIA_TYPES: dict[str, str] = {
+    "text/turtle": "TURTLE",
+    "application/n-triples": "N_TRIPLES",
+    "application/ld+json": "JSON_LD",
+    "application/rdf+xml": "RDF_XML",
+}
+
+QUERY_FORMS = ("SELECT", "ASK", "CONSTRUCT", "DESCRIBE")
+UPDATE_KEYWORDS = ("INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY",
+                   "WITH")
+
+
+class QueryRefused(QueryError):
+    """A query that asks for something this endpoint never does (SERVICE, remote FROM)."""
+
+
+class UpdateRefused(QueryError):
+    """An update sent to the read-only endpoint."""
+
+
+class QuerySyntaxError(QueryError):
+    """A query that does not parse; the message gives the parser's position."""
+
+
+class QueryTimeout(QueryError):
+    """A query stopped at the time limit."""
+
+    def __init__(self, time_limit_ms: int):
+        super().__init__(f"query exceeded the time limit of {time_limit_ms} ms")
+        self.time_limit_ms = time_limit_ms
+
+
+class QueryBusy(QueryError):
+    """Every query worker stayed busy for the whole time limit."""
+
+
+@dataclass(frozen=True)
+class QueryResult:
+    body: bytes
+    media_type: str
+    form: str  # SELECT, ASK, CONSTRUCT or DESCRIBE
+    rows: int  # solutions or triples sent (1 for ASK)
+    truncated: bool
+
+
+# --- the check --------------------------------------------------------------------------------
+
+_CODEPOINT_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
+_PROLOGUE = re.compile(
+    r"(?:\s+|#[^\n]*(?:\n|$)|BASE\s*<[^<>\s]*>|PREFIX\s*[^\s:]*:\s*<[^<>\s]*>)*", re.IGNORECASE)
+_FIRST_KEYWORD = re.compile(r"[A-Za-z]+")
+
+
+def unescape_codepoints(text: str) -> str:
+    """Apply SPARQL's `\\uXXXX` / `\\UXXXXXXXX` escapes, which act before parsing (§19.2)."""
+
+    def replace(match: re.Match[str]) -> str:
+        try:
+            return chr(int(match.group(1) or match.group(2), 16))
+        except ValueError:
+            return match.group(0)
+
+    return _CODEPOINT_ESCAPE.sub(replace, text)
+
+
+def query_form(sparql: str) -> str | None:
+    """SELECT, ASK, CONSTRUCT, DESCRIBE, UPDATE, or None when the text starts with neither."""
+    text = unescape_codepoints(sparql)
+    start = _PROLOGUE.match(text)
+    keyword = _FIRST_KEYWORD.match(text, start.end() if start else 0)
+    if keyword is None:
+        return None
+    word = keyword.group(0).upper()
+    if word in QUERY_FORMS:
+        return word
+    if word in UPDATE_KEYWORDS:
+        return "UPDATE"
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed_features(sparql: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """(SERVICE IRIs or variables, FROM IRIs, FROM NAMED IRIs) by rdflib's SPARQL parser."""
+    from pyparsing import ParseException
+    from rdflib.plugins.sparql.algebra import translateQuery
+    from rdflib.plugins.sparql.parser import parseQuery
+    from rdflib.plugins.sparql.parserutils import CompValue
+
+    try:
+        tree = parseQuery(sparql)
+    except ParseException as exc:
+        raise QuerySyntaxError(
+            f"syntax error at line {exc.lineno}, column {exc.col}: {exc.msg}") from None
+    except Exception as exc:  # rdflib raises a few other types for odd input
+        raise QuerySyntaxError(f"syntax error: {exc}") from None
+
+    services: list[str] = []
+
+    def visit(node: Any) -> None:
+        if isinstance(node, CompValue):
+            if node.name == "ServiceGraphPattern":
+                services.append(str(node.get("term")))
+            for value in node.values():
+                visit(value)
+        elif isinstance(node, list | tuple):
+            for value in node:
+                visit(value)
+        elif hasattr(node, "asList") and not isinstance(node, str):
+            for value in node:
+                visit(value)
+
+    visit(tree)
+    if services:
+        return tuple(services), (), ()
+    try:
+        algebra = translateQuery(tree).algebra
+    except Exception as exc:
+        raise QuerySyntaxError(f"invalid query: {exc}") from None
+    defaults = tuple(str(d.default) for d in algebra.get("datasetClause") or () if d.default)
+    named = tuple(str(d.named) for d in algebra.get("datasetClause") or () if d.named)
+    return (), defaults, named
+
+
+def check_query(sparql: str, *, graphs: Callable[[], Iterable[str]] | None = None) -> str | None:
+    """Refuse an update or an unsafe query before it runs; return its form (see `query_form`).
+
+    `graphs` lists the named graphs of the store: FROM and FROM NAMED may only name those.
+    """
+    form = query_form(sparql)
+    if form == "UPDATE":
+        raise UpdateRefused("updates are not allowed: this endpoint is read-only")
+    lowered = unescape_codepoints(sparql).lower()
+    # Any SERVICE or FROM clause has these letters in it; text without them needs no parse.
+    if "service" not in lowered and "from" not in lowered:
+        return form
+    services, defaults, named = _parsed_features(sparql)
+    if services:
+        raise QueryRefused(
+            f"SERVICE is not allowed (SERVICE {services[0]}): "
+            "this endpoint never sends queries to other servers")
+    if defaults or named:
+        known = set(graphs()) if graphs is not None else set()
+        for iri in (*defaults, *named):
+            if iri not in known:
+                clause = "FROM" if iri in defaults else "FROM NAMED"
+                raise QueryRefused(
+                    f"{clause} <{iri}> names a graph that is not in this store; "
+                    "this endpoint never fetches remote graphs")
+    return form
+
+
+# --- the workers ------------------------------------------------------------------------------
+
+_CLONE_NEWUSER = 0x10000000
+_CLONE_NEWNET = 0x40000000
+
+
+def isolate_network() -> bool:
+    """Move this process into a new network namespace (only a down loopback device).
+
+    True when it worked. Tries plain CLONE_NEWNET (root), then a user namespace that maps
+    our own uid and gid. Call it before any thread starts.
+    """
+    if not hasattr(os, "getuid") or not os.path.exists("/proc/self/ns/net"):
+        return False
+    libc_name = ctypes.util.find_library("c")
+    if libc_name is None:
+        return False
+    libc = ctypes.CDLL(libc_name, use_errno=True)
+    if libc.unshare(_CLONE_NEWNET) == 0:
+        return True
+    uid, gid = os.getuid(), os.getgid()
+    if libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNET) != 0:
+        return False
+    try:
+        with open("/proc/self/setgroups", "w") as handle:
+            handle.write("deny")
+        with open("/proc/self/uid_map", "w") as handle:
+            handle.write(f"{uid} {uid} 1")
+        with open("/proc/self/gid_map", "w") as handle:
+            handle.write(f"{gid} {gid} 1")
+    except OSError:
+        pass  # still isolated; files keep their real owner for access checks
+    return True
+
+
+def open_read_only(location: str, opener: str = "graph.store:open_store") -> Any:
+    """Open `location` read-only through `opener` ("module:function")."""
+    module_name, _, function_name = opener.partition(":")
+    module = importlib.import_module(module_name)
+    return getattr(module, function_name)(location, read_only=True)
+
+
+def _term_json(term: Any) -> dict[str, Any]:
+    import pyoxigraph
+
+    if isinstance(term, pyoxigraph.NamedNode):
+        return {"type": "uri", "value": term.value}
+    if isinstance(term, pyoxigraph.BlankNode):
+        return {"type": "bnode", "value": term.value}
+    if isinstance(term, pyoxigraph.Literal):
+        encoded: dict[str, Any] = {"type": "literal", "value": term.value}
+        if term.language:
+            encoded["xml:lang"] = term.language
+            direction = getattr(term, "direction", None)
+            if direction is not None:
+                encoded["its:dir"] = str(direction).rsplit(".", 1)[-1].lower()
+        elif term.datatype.value != "http://www.w3.org/2001/XMLSchema#string":
+            encoded["datatype"] = term.datatype.value
+        return encoded
+    if isinstance(term, pyoxigraph.Triple):
+        return {"type": "triple", "value": {"subject": _term_json(term.subject),
+                                            "predicate": _term_json(term.predicate),
+                                            "object": _term_json(term.object)}}
+    raise TypeError(f"unexpected term {term!r}")
+
+
+def _execute(store: Any, job: dict[str, Any]) -> tuple[bytes, str, int, bool]:
+    import pyoxigraph
+
+    kwargs: dict[str, Any] = {}
+    if job["default_graph"] is not None:
+        kwargs["default_graph"] = job["default_graph"]
+    if job["named_graphs"] is not None:
+        kwargs["named_graphs"] = job["named_graphs"]
+    result = store.query(job["sparql"], **kwargs)
+    cap = job["row_cap"]
+    if isinstance(result, pyoxigraph.QueryBoolean):
+        fmt = getattr(pyoxigraph.QueryResultsFormat, job["results_format"])
+        return result.serialize(format=fmt), "ASK", 1, False
+    if isinstance(result, pyoxigraph.QuerySolutions):
+        names = [variable.value for variable in result.variables]
+        rows = list(itertools.islice(result, cap + 1))
+        truncated = len(rows) > cap
+        rows = rows[:cap]
+        bindings = []
+        for solution in rows:
+            binding = {}
+            for name, value in zip(names, solution, strict=True):
+                if value is not None:
+                    binding[name] = _term_json(value)
+            bindings.append(binding)
+        document: dict[str, Any] = {"head": {"vars": names}, "results": {"bindings": bindings}}
+        encoded = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+        # pyoxigraph writes the final form, so every format follows the W3C specs exactly.
+        fmt = getattr(pyoxigraph.QueryResultsFormat, job["results_format"])
+        parsed = pyoxigraph.parse_query_results(encoded, pyoxigraph.QueryResultsFormat.JSON)
+        body = parsed.serialize(format=fmt)
+        if truncated and job["results_format"] == "JSON":
+            note = json.loads(body)
+            note["paperkg"] = {"truncated": True, "rowCap": cap,
+                               "note": f"results cut off after {cap} rows"}
+            body = json.dumps(note, ensure_ascii=False, separators=(",", ":")).encode()
+        return body, "SELECT", len(rows), truncated
+    triples = list(itertools.islice(result, cap + 1))
+    truncated = len(triples) > cap
+    triples = triples[:cap]
+    fmt = getattr(pyoxigraph.RdfFormat, job["graph_format"])
+    prefixes = PREFIXES if job["graph_format"] in {"TURTLE", "RDF_XML"} else None
+    body = pyoxigraph.serialize(triples, format=fmt, prefixes=prefixes)
+    return body, "CONSTRUCT", len(triples), truncated
+
+
+def _reopen(store: Any, location: str, opener: str) -> Any:
+    refresh = getattr(store, "refresh", None)
+    if callable(refresh):
+        refresh()
+        return store
+    del store
+    return open_read_only(location, opener)
+
+
+def _worker_main(conn: Connection, location: str, opener: str, isolate: bool) -> None:
+    if isolate:
+        isolate_network()
+    generation: str | None = None
+    try:
+        store = open_read_only(location, opener)
+    except Exception as exc:
+        conn.send(("failed", f"cannot open the store at {location}: {exc}"))
+        return
+    conn.send(("ready", None))
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        try:
+            if job.get("generation") != generation:
+                if generation is not None:
+                    store = _reopen(store, location, opener)
+                generation = job.get("generation")
+            conn.send(("ok", _execute(store, job)))
+        except SyntaxError as exc:
+            conn.send(("syntax", str(exc)))
+        except QueryError as exc:
+            # The store wraps the parser's SyntaxError ("invalid SPARQL query: error at 1:5").
+            kind = "syntax" if _POSITION.search(str(exc)) else "error"
+            conn.send((kind, str(exc)))
+        except Exception as exc:
+            conn.send(("error", f"{type(exc).__name__}: {exc}"))
+
+
+@dataclass(eq=False)
+class _Worker:
+    process: Any
+    conn: Connection
+    ready: bool = False
+    started: float = field(default_factory=time.monotonic)
+
+
+def is_remote(location: str) -> bool:
+    return location.startswith(("http://", "https://"))
+
+
+class QueryRunner:
+    """Runs checked SPARQL queries in worker processes, with a time limit and a row cap."""
+
+    startup_timeout_s = 60.0
+
+    def __init__(self, location: str, *, workers: int = 2, time_limit_ms: int = 10_000,
+                 row_cap: int = 10_000, opener: str = "graph.store:open_store",
+                 isolate_network: bool | None = None):
+        self.location = location
+        self.workers = workers
+        self.time_limit_ms = time_limit_ms
+        self.row_cap = row_cap
+        self.opener = opener
+        # A remote store needs the network to reach its own server.
+        self.isolate = (not is_remote(location)) if isolate_network is None else isolate_network
+        self._context = multiprocessing.get_context("spawn")
+        self._idle: queue.Queue[_Worker] = queue.Queue()
+        self._all: set[_Worker] = set()
+        self._lock = threading.Lock()
+        self._started = False
+        self._closed = False
+
+    # pool management
+
+    def _spawn(self) -> _Worker:
+        parent, child = self._context.Pipe()
+        process = self._context.Process(
+            target=_worker_main, args=(child, self.location, self.opener, self.isolate),
+            name="paperkg-query", daemon=True)
+        process.start()
+        child.close()
+        worker = _Worker(process, parent)
+        with self._lock:
+            self._all.add(worker)
+        return worker
+
+    def _ensure_started(self) -> None:
+        with self._lock:
+            if self._closed:
+                raise QueryError("the query runner is closed")
+            if self._started:
+                return
+            self._started = True
+        for _ in range(self.workers):
+            self._idle.put(self._spawn())
+
+    def _discard(self, worker: _Worker) -> None:
+        with self._lock:
+            self._all.discard(worker)
+        if worker.process.is_alive():
+            worker.process.kill()
+        worker.process.join(timeout=5)
+        worker.conn.close()
+
+    def _replace(self, worker: _Worker) -> None:
+        self._discard(worker)
+        with self._lock:
+            closed = self._closed
+        if not closed:
+            self._idle.put(self._spawn())
+
+    def _wait_ready(self, worker: _Worker) -> None:
+        if worker.ready:
+            return
+        if not worker.conn.poll(self.startup_timeout_s):
+            self._replace(worker)
+            raise StoreError(f"a query worker did not open the store at {self.location} "
+                             f"within {self.startup_timeout_s:.0f} s")
+        try:
+            status, message = worker.conn.recv()
+        except EOFError:
+            status, message = "failed", "the query worker exited while opening the store"
+        if status != "ready":
+            self._replace(worker)
+            raise StoreError(message)
+        worker.ready = True
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            workers = list(self._all)
+        for worker in workers:
+            try:
+                worker.conn.send(None)
+            except OSError:
+                pass
+        for worker in workers:
+            worker.process.join(timeout=2)
+            self._discard(worker)
+
+    def __enter__(self) -> QueryRunner:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # queries
+
+    def run(self, sparql: str, *, media_type: str | None = None,
+            default_graph: Sequence[str] | None = None,
+            named_graphs: Sequence[str] | None = None, generation: str | None = None,
+            graphs: Callable[[], Iterable[str]] | None = None,
+            form: str | None = None) -> QueryResult:
+        """Check and run one query; `media_type` picks the result format for its form.
+
+        `form` skips the check when the caller has already run `check_query` on this text.
+        """
+        if form is None:
+            form = check_query(sparql, graphs=graphs)
+        results_format, graph_format = "JSON", "TURTLE"
+        if media_type in RESULTS_MEDIA_TYPES:
+            results_format = RESULTS_MEDIA_TYPES[media_type]
+        if media_type in GRAPH_MEDIA_TYPES:
+            graph_format = GRAPH_MEDIA_TYPES[media_type]
+        job = {"sparql": sparql, "results_format": results_format, "graph_format": graph_format,
+               "default_graph": list(default_graph) if default_graph is not None else None,
+               "named_graphs": list(named_graphs) if named_graphs is not None else None,
+               "row_cap": self.row_cap, "generation": generation}
+        self._ensure_started()
+        limit_s = self.time_limit_ms / 1000
+        try:
+            worker = self._idle.get(timeout=limit_s)
+        except queue.Empty:
+            raise QueryBusy(f"all {self.workers} query workers stayed busy for "
+                            f"{self.time_limit_ms} ms; try again later") from None
+        try:
+            self._wait_ready(worker)
+        except Exception:
+            raise
+        try:
+            worker.conn.send(job)
+            if not worker.conn.poll(limit_s):
+                log.warning("query stopped at the time limit of %d ms", self.time_limit_ms)
+                self._replace(worker)
+                raise QueryTimeout(self.time_limit_ms)
+            status, payload = worker.conn.recv()
+        except (EOFError, OSError, BrokenPipeError):
+            self._replace(worker)
+            raise QueryError("the query worker stopped unexpectedly") from None
+        self._idle.put(worker)
+        if status == "syntax":
+            raise QuerySyntaxError(_syntax_message(payload))
+        if status != "ok":
+            raise QueryError(f"the query failed: {payload}")
+        body, result_form, rows, truncated = payload
+        if result_form == "SELECT" or result_form == "ASK":
+            chosen = _media_type_for(RESULTS_MEDIA_TYPES, results_format)
+        else:
+            chosen = _media_type_for(GRAPH_MEDIA_TYPES, graph_format)
+        if form in QUERY_FORMS and result_form == "CONSTRUCT":
+            result_form = form  # CONSTRUCT or DESCRIBE
+        return QueryResult(body, chosen, result_form, rows, truncated)
+
+
+def _media_type_for(table: dict[str, str], name: str) -> str:
+    return next(media for media, fmt in table.items() if fmt == name)
+
+
+_POSITION = re.compile(r"error at (\d+):(\d+): (.*)", re.DOTALL)
+
+
+def _syntax_message(message: str) -> str:
+    # pyoxigraph says "error at 1:25: expected ..."; spell the position out.
+    match = _POSITION.search(message)
+    if match:
+        return f"syntax error at line {match.group(1)}, column {match.group(2)}: {match.group(3)}"
+    return f"syntax error: {message}"
