@@ -127,7 +127,7 @@ def test_scirex_abstracts_build(tmp_path):
             out.write(json.dumps({"id": paper["id"], "title": paper.get("title"),
                                   "abstract": paper["abstract"]}) + "\n")
     result = build([corpus], out_dir=tmp_path / "exports", store=str(tmp_path / "store"))
-    assert result.papers == len(gold["papers"]) == 306
+    assert result.papers == len(gold["papers"]) > 300
     assert (tmp_path / "exports" / "graph.ttl").stat().st_size > 0
 
 
