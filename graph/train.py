@@ -17,7 +17,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from graph.errors import InputError
@@ -37,6 +37,8 @@ _MAX_SENTENCE_TOKENS = 90
 _NO_SPACE_BEFORE = {",", ".", ";", ":", ")", "]", "%", "?", "!", "'s", "n't"}
 _NO_SPACE_AFTER = {"(", "["}
 _JOINERS = {"-", "/"}
+# confidence thresholds the held-out scores are reported at; the best F1 per type is shipped
+HELDOUT_THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7)
 # features seen in fewer training examples than this are dropped (they cannot be learned)
 _MIN_FEATURE_COUNT = 2
 
@@ -229,7 +231,7 @@ def _heldout_scores(scorers: dict[str, Scorer], gold_path: Path, nlp) -> dict[st
         paper = Paper(key=g.id, abstract=g.abstract, title=g.title, id=g.id)
         extractions.append(PaperExtraction(paper=paper, mentions=ments))
     out = {}
-    for threshold in (0.35, 0.5, 0.6, 0.7):
+    for threshold in HELDOUT_THRESHOLDS:
         from graph.evaluate import filter_confidence
 
         report = score(gold, filter_confidence(extractions, threshold), use_resolver=False).to_dict()
@@ -238,6 +240,22 @@ def _heldout_scores(scorers: dict[str, Scorer], gold_path: Path, nlp) -> dict[st
             "model_vs_methods": report["model_vs_methods"],
         }
     return out
+
+
+def best_thresholds(heldout: dict[str, dict]) -> dict[str, float]:
+    """Per type, the threshold with the best held-out F1 (models share the methods')."""
+    best: dict[str, float] = {}
+    for etype in CLASSES[1:]:
+        scored = [
+            (rows["entities"][etype]["f1"], float(t))
+            for t, rows in heldout.items()
+            if rows["entities"].get(etype)
+        ]
+        if scored:
+            best[etype] = max(scored)[1]
+    if "method" in best:
+        best["model"] = best["method"]
+    return best
 
 
 def _folds(ids: Sequence[str], k: int, seed: int) -> Iterator[set[str]]:
@@ -275,6 +293,8 @@ def train(
         scirex = scirex / "train_docs"
     docs = load_scirex(scirex)
     rows = examples(docs, nlp, max_body_tokens=max_body_tokens, seed=seed, progress=progress)
+    if len({r[2] for r in rows}) < 2:
+        raise InputError(f"{scirex}: too little body text with SciREX mentions to train on")
     progress(f"{len(rows)} candidates; fitting")
     scorer = fit(rows)
     report = TrainReport(
@@ -289,9 +309,12 @@ def train(
         for i, held in enumerate(_folds([d["doc_id"] for d in docs], folds, seed)):
             progress(f"fold {i + 1}/{folds}")
             fold_scorer = fit([r for r in rows if r[0] not in held])
+            # emit down to the lowest threshold reported, so the sweep can see it
+            fold_scorer = replace(fold_scorer, thresholds={t: min(HELDOUT_THRESHOLDS) for t in CLASSES[1:]})
             for doc_id in held:
                 by_doc[doc_id] = fold_scorer
         report.heldout = _heldout_scores(by_doc, Path(gold), nlp)
+        scorer = replace(scorer, thresholds=best_thresholds(report.heldout))
     out = Path(out_dir) if out_dir is not None else DEFAULT_OUT
     out.mkdir(parents=True, exist_ok=True)
     data = scorer.to_json()

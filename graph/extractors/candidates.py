@@ -95,8 +95,9 @@ def compute(doc: Doc, scorer: Scorer | None) -> tuple[Candidate, ...]:
     return tuple(_generate(doc, scorer))
 
 
-def mentions(doc: Doc, etype: str, extractor: str, min_confidence: float = MIN_CONFIDENCE) -> list[Mention]:
-    return [c.mention(extractor) for c in candidates(doc) if c.type == etype and c.confidence >= min_confidence]
+def mentions(doc: Doc, etype: str, extractor: str) -> list[Mention]:
+    """The doc's mentions of one type, as the extractor named `extractor` reports them."""
+    return [c.mention(extractor) for c in candidates(doc) if c.type == etype]
 
 
 # --- generation -------------------------------------------------------------------------
@@ -342,6 +343,9 @@ def _decide(d: _Draft, scorer: Scorer | None) -> Candidate | None:
     if "chunk" in d.sources and "lexicon" not in d.sources and "acronym" not in d.sources:
         # descriptions, not names: the longer, the less likely an entity
         conf *= 1.0 - 0.06 * max(0, len(span) - 2)
+        if etype == "dataset" and not any(classify.is_name_shaped(t.text) or t.pos_ == "PROPN" for t in span):
+            # "a large-scale dataset", "training data": a dataset is named by a proper name
+            conf *= 0.35
     if conf < MIN_CONFIDENCE:
         return None
     aliases = tuple(a for a in d.aliases if a != (d.label or span.text))
@@ -424,13 +428,15 @@ def _decide_learned(d: _Draft, scorer: Scorer) -> Candidate | None:
     typed = {t: p for t, p in probs.items() if t != NONE}
     etype = max(typed, key=typed.get)
     conf = typed[etype]
-    if conf < min(scorer.thresholds.get(etype, MIN_CONFIDENCE), MIN_CONFIDENCE):
-        return None
-    # SciREX, the training data, files named models under Method; the name's shape or the
-    # model lexicon tells a model apart
+    # SciREX, the training data, files named models under Method, and its papers predate most
+    # of today's model names: a name of a model family, or a checkpoint's shape, decides the
+    # type, and the rule evidence is averaged into the learned probability
     ev_model = _combine(d.evidence.get("model", []))
     if etype == "method" and (ev_model >= 0.75 or d.lexicon_type == "model"):
         etype = "model"
+        conf = (conf + ev_model) / 2
+    if conf < scorer.thresholds.get(etype, MIN_CONFIDENCE):
+        return None
     aliases = tuple(a for a in d.aliases if a != (d.label or span.text))
     if d.label and span.text != d.label and span.text not in aliases:
         aliases = (span.text,) + aliases
