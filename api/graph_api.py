@@ -324,7 +324,9 @@ def search() -> Response:
                 best = (rank, field, name)
         if best is not None:
             hits.append((best, node))
-    hits.sort(key=lambda hit: (hit[0][0], -int(graph.nodes[hit[1]]["support"] or 0),
+    # Equal matches: entities before papers (their support counts different things).
+    hits.sort(key=lambda hit: (hit[0][0], graph.nodes[hit[1]]["type"] == "paper",
+                               -int(graph.nodes[hit[1]]["support"] or 0),
                                graph.nodes[hit[1]]["label"].casefold(), hit[1]))
     kinds = ("exact", "prefix", "word", "substring")
     return jsonify({"q": q, "total": len(hits), "results": [
