@@ -75,8 +75,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("max_request_bytes", 1_000_000, "Largest request (query string plus body) "
             "accepted; larger ones get 413", minimum=1),
     Setting("exports_dir", "exports", "Folder whose files `/exports/{file}` serves"),
-    Setting("graph_node_limit", 500, "Most nodes a graph API response (neighbourhood, "
-            "path) may hold; the `limit` parameter may ask for fewer", minimum=1),
+    Setting("graph_node_limit", 500, "Most nodes `/api/neighbourhood` may return; its "
+            "`limit` parameter may ask for fewer", minimum=1),
 )
 
 BY_NAME: dict[str, Setting] = {setting.name: setting for setting in SETTINGS}

@@ -1,0 +1,60 @@
+"""`python -m api.serve` runs gunicorn with the app; settings come from --set."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from api import serve
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_bad_setting_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as caught:
+        serve.parser().parse_args(["--set", "no_such_setting=1"])
+    assert caught.value.code == 2
+    assert "no_such_setting" in capsys.readouterr().err
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_serves_over_http(store_location):
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "api.serve", "--store", store_location, "--port", str(port),
+         "--set", "row_cap=2", "--log-level", "warning"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        for _ in range(300):
+            try:
+                with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
+                    assert json.load(response)["status"] == "ok"
+                break
+            except OSError:
+                if process.poll() is not None:
+                    raise AssertionError(process.stderr.read().decode()) from None
+                time.sleep(0.1)
+        query = "SELECT ?s WHERE { ?s a <https://w3id.org/paperkg/ns#Paper> }"
+        request = urllib.request.Request(
+            f"{url}/sparql", data=query.encode(),
+            headers={"Content-Type": "application/sparql-query"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            assert response.headers["X-Paperkg-Truncated"] == "true"
+            assert len(json.load(response)["results"]["bindings"]) == 2
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        process.stderr.close()
