@@ -43,9 +43,9 @@ def _param(name: str, schema: dict[str, Any], description: str, *, where: str = 
 INT = {"type": "integer"}
 STR = {"type": "string"}
 NODE_PARAM_HELP = "an IRI, `type/slug` or `paper/key`"
-TYPES_PARAM = _param(
-    "types", {"type": "string", "pattern": f"^({'|'.join(NODE_TYPES)})(,({'|'.join(NODE_TYPES)}))*$"},
-    "comma-separated node types to keep")
+_TYPE = "|".join(NODE_TYPES)
+TYPES_PARAM = _param("types", {"type": "string", "pattern": f"^({_TYPE})(,({_TYPE}))*$"},
+                     "comma-separated node types to keep")
 
 SCHEMAS: dict[str, Any] = {
     "Error": {"type": "object", "required": ["error"], "properties": {"error": {

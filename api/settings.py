@@ -32,7 +32,8 @@ class Setting:
             if isinstance(value, str):
                 lowered = value.strip().lower()
                 if lowered not in {"1", "0", "true", "false", "yes", "no", "on", "off"}:
-                    raise SettingError(f"setting {self.name}: expected true or false, got {value!r}")
+                    raise SettingError(
+                        f"setting {self.name}: expected true or false, got {value!r}")
                 return lowered in {"1", "true", "yes", "on"}
             return bool(value)
         if isinstance(self.default, int):

@@ -6,9 +6,8 @@ import json
 
 import pytest
 import rdflib
-from rdflib.compare import isomorphic
-
 from conftest import BASE
+from rdflib.compare import isomorphic
 
 
 def _get(client, url: str, status: int = 200):

@@ -8,11 +8,10 @@ import urllib.request
 
 import pytest
 import rdflib
+from conftest import BASE
 from rdflib.plugins.stores.sparqlstore import SPARQLStore
 from SPARQLWrapper import GET, JSON, POST, POSTDIRECTLY, TURTLE, URLENCODED, XML, SPARQLWrapper
 from SPARQLWrapper.SPARQLExceptions import QueryBadFormed
-
-from conftest import BASE
 
 PREFIXES = ("PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> "
             "PREFIX pkg: <https://w3id.org/paperkg/ns#> ")
@@ -55,7 +54,8 @@ def test_sparqlwrapper_ask(live_server):
 
 def test_sparqlwrapper_construct_turtle(live_server):
     wrapper = _wrapper(live_server)
-    wrapper.setQuery(PREFIXES + "CONSTRUCT { ?d rdfs:label ?l } WHERE { ?d a pkg:Dataset ; rdfs:label ?l }")
+    wrapper.setQuery(PREFIXES + "CONSTRUCT { ?d rdfs:label ?l } "
+                     "WHERE { ?d a pkg:Dataset ; rdfs:label ?l }")
     wrapper.setReturnFormat(TURTLE)
     graph = rdflib.Graph().parse(data=wrapper.query().convert(), format="turtle")
     assert sorted((str(s)[len(BASE):], str(o)) for s, _, o in graph) == EXPECTED
@@ -93,7 +93,8 @@ def test_rdflib_sparqlstore_triples(live_server):
 
 def test_rdflib_sparqlstore_construct(live_server):
     graph = rdflib.Graph(store=SPARQLStore(f"{live_server.url}/sparql"))
-    result = graph.query(PREFIXES + "CONSTRUCT { ?t rdfs:label ?l } WHERE { ?t a pkg:Task ; rdfs:label ?l }")
+    result = graph.query(PREFIXES + "CONSTRUCT { ?t rdfs:label ?l } "
+                         "WHERE { ?t a pkg:Task ; rdfs:label ?l }")
     assert sorted(str(o) for _, _, o in result.graph) == [
         "Image Classification", "Node Classification", "Question Answering"]
 

@@ -11,10 +11,9 @@ from urllib.parse import quote
 
 import pytest
 import rdflib
+from conftest import BASE, PROVENANCE
 from rdflib.compare import isomorphic
 from rdflib.namespace import RDFS
-
-from conftest import BASE, PROVENANCE
 
 LABEL_OF_TRANSFORMER = (
     "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> "
@@ -185,7 +184,8 @@ def test_construct_defaults_to_turtle(client):
 
 
 def test_describe(client):
-    response = client.get("/sparql", query_string={"query": f"DESCRIBE <{BASE}task/node-classification>"},
+    response = client.get("/sparql",
+                          query_string={"query": f"DESCRIBE <{BASE}task/node-classification>"},
                           headers={"Accept": "application/n-triples"})
     graph = rdflib.Graph().parse(data=response.data, format="nt")
     subject = rdflib.URIRef(f"{BASE}task/node-classification")

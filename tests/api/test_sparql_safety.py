@@ -12,8 +12,8 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from conftest import BASE, PROVENANCE
+
 from graph.query import QueryRefused, UpdateRefused, check_query, query_form
 
 CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }"
@@ -220,7 +220,8 @@ def capped_client(make_app):
 
 
 def test_select_is_cut_at_the_row_cap(capped_client):
-    query = "PREFIX pkg: <https://w3id.org/paperkg/ns#> SELECT ?p WHERE { ?p a pkg:Paper } ORDER BY ?p"
+    query = ("PREFIX pkg: <https://w3id.org/paperkg/ns#> "
+             "SELECT ?p WHERE { ?p a pkg:Paper } ORDER BY ?p")
     response = capped_client.get("/sparql", query_string={"query": query})
     assert response.status_code == 200
     assert response.headers["X-Paperkg-Truncated"] == "true"
