@@ -30,13 +30,18 @@ request). `generation()` reads it with one tiny query, so a server can tell chea
 graph changed. A store that was written by other tools and has no token yet falls back to a
 count of its quads (exact, but it scans the store). Writes by other tools that leave the token
 alone are not noticed. `quads()`, `named_graphs()` and `len()` leave the meta graph out;
-SPARQL queries over named graphs (`GRAPH ?g`) can see it.
+SPARQL queries over named graphs (`GRAPH ?g`), or with the union default graph, can see it.
+
+Errors. A refused connection, a timeout (`timeout=` seconds, else $PAPERKG_STORE_TIMEOUT, else
+60) or an HTTP error is a StoreError naming the URL; a query the server rejects (HTTP 400) is a
+QueryError.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import os
 import socket
 import urllib.error
 import urllib.parse
@@ -58,6 +63,8 @@ from graph.errors import QueryError, StoreError
 from graph.namespaces import DEFAULT_BASE, OA, PKG, paper_iri
 
 DEFAULT_TIMEOUT = 60.0
+#: Seconds to wait for the server, when the caller gives no `timeout` (open_store does not).
+TIMEOUT_ENV = "PAPERKG_STORE_TIMEOUT"
 STAGING_PREFIX = "urn:paperkg:staging:"
 META_GRAPH = "urn:paperkg:meta"
 _META_SUBJECT = "urn:paperkg:store"
@@ -91,9 +98,9 @@ class RemoteTriples:
 
 def _endpoints(url: str) -> tuple[str, str, str]:
     root = url.rstrip("/")
-    last = root.rsplit("/", 1)[-1]
+    parent, _, last = root.rpartition("/")
     if last in ("query", "sparql"):
-        root = root.rsplit("/", 1)[0]
+        return root, f"{parent}/update", f"{parent}/store"
     return f"{root}/query", f"{root}/update", f"{root}/store"
 
 
@@ -140,7 +147,7 @@ class RemoteStore:
         self,
         url: str,
         *,
-        timeout: float = DEFAULT_TIMEOUT,
+        timeout: float | None = None,
         query_endpoint: str | None = None,
         update_endpoint: str | None = None,
         store_endpoint: str | None = None,
@@ -149,7 +156,7 @@ class RemoteStore:
         if not url.startswith(("http://", "https://")):
             raise StoreError(f"a remote store URL starts with http:// or https://, not {url!r}")
         self.location = url
-        self.timeout = timeout
+        self.timeout = timeout if timeout is not None else _env_timeout()
         self.read_only = read_only
         query, update, store = _endpoints(url)
         self.query_endpoint = query_endpoint or query
@@ -473,6 +480,19 @@ class RemoteStore:
 
     def __repr__(self) -> str:
         return f"<RemoteStore {self.location}>"
+
+
+def _env_timeout() -> float:
+    value = os.environ.get(TIMEOUT_ENV, "").strip()
+    if not value:
+        return DEFAULT_TIMEOUT
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0:
+        raise StoreError(f"${TIMEOUT_ENV} must be a number of seconds above 0, not {value!r}")
+    return seconds
 
 
 def owned_quads(store: Any, paper: str) -> list[Quad]:

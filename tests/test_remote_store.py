@@ -182,3 +182,24 @@ def test_decimal_literal_round_trips_remote(server):
                  Literal("3.2", datatype=NamedNode(f"{XSD}decimal")), DefaultGraph())
     store.replace_all([value])
     assert list(store.quads()) == [value]
+
+
+def test_timeout_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv("PAPERKG_STORE_TIMEOUT", "7.5")
+    assert RemoteStore("http://127.0.0.1:1").timeout == 7.5
+    assert RemoteStore("http://127.0.0.1:1", timeout=3).timeout == 3
+    monkeypatch.setenv("PAPERKG_STORE_TIMEOUT", "soon")
+    with pytest.raises(StoreError, match="PAPERKG_STORE_TIMEOUT"):
+        RemoteStore("http://127.0.0.1:1")
+
+
+def test_endpoints_follow_the_url():
+    plain = RemoteStore("http://db.example:7878/")
+    assert (plain.query_endpoint, plain.update_endpoint, plain.store_endpoint) == (
+        "http://db.example:7878/query", "http://db.example:7878/update",
+        "http://db.example:7878/store",
+    )
+    named = RemoteStore("http://db.example/ds/sparql", store_endpoint="http://db.example/ds/data")
+    assert named.query_endpoint == "http://db.example/ds/sparql"
+    assert named.update_endpoint == "http://db.example/ds/update"
+    assert named.store_endpoint == "http://db.example/ds/data"
