@@ -160,7 +160,8 @@ def sparql() -> Response:
         raise ApiError(500, str(exc)) from None
     response = Response(result.body, content_type=_content_type(result.media_type))
     response.headers["Vary"] = "Accept"
-    response.headers["X-Paperkg-Rows"] = str(result.rows)
+    if result.rows >= 0:  # not counted when the query's own LIMIT kept it under the cap
+        response.headers["X-Paperkg-Rows"] = str(result.rows)
     if result.truncated:
         response.headers["X-Paperkg-Truncated"] = "true"
     return response

@@ -90,7 +90,7 @@ class QueryResult:
     body: bytes
     media_type: str
     form: str  # SELECT, ASK, CONSTRUCT or DESCRIBE
-    rows: int  # solutions or triples sent (1 for ASK)
+    rows: int  # solutions or triples sent (1 for ASK; -1 when not counted)
     truncated: bool
 
 
@@ -127,6 +127,25 @@ def query_form(sparql: str) -> str | None:
     if word in UPDATE_KEYWORDS:
         return "UPDATE"
     return None
+
+
+_TRAILING_LIMIT = re.compile(
+    r"(?:\bOFFSET\s+\d+\s+)?\bLIMIT\s+(\d+)(?:\s+OFFSET\s+\d+)?\s*$", re.IGNORECASE)
+
+
+def outer_limit(sparql: str) -> int | None:
+    """The LIMIT of the outermost query when the text ends with it, else None.
+
+    A subquery's LIMIT is followed by `}` and a VALUES block by `}`, so a LIMIT that ends the
+    text belongs to the outer query, unless it is in a comment: a last line with `#` in it is
+    never trusted.
+    """
+    text = unescape_codepoints(sparql).rstrip()
+    last_line = text.rsplit("\n", 1)[-1]
+    if "#" in last_line:
+        return None
+    match = _TRAILING_LIMIT.search(last_line)
+    return int(match.group(1)) if match else None
 
 
 @functools.lru_cache(maxsize=256)
@@ -280,6 +299,10 @@ def _execute(store: Any, job: dict[str, Any]) -> tuple[bytes, str, int, bool]:
         fmt = getattr(pyoxigraph.QueryResultsFormat, job["results_format"])
         return result.serialize(format=fmt), "ASK", 1, False
     if isinstance(result, pyoxigraph.QuerySolutions):
+        if job.get("limit") is not None and job["limit"] <= cap:
+            # The query's own LIMIT keeps it under the cap: pyoxigraph writes it all directly.
+            fmt = getattr(pyoxigraph.QueryResultsFormat, job["results_format"])
+            return result.serialize(format=fmt), "SELECT", -1, False
         names = [variable.value for variable in result.variables]
         rows = list(itertools.islice(result, cap + 1))
         truncated = len(rows) > cap
@@ -483,7 +506,8 @@ class QueryRunner:
         job = {"sparql": sparql, "results_format": results_format, "graph_format": graph_format,
                "default_graph": list(default_graph) if default_graph is not None else None,
                "named_graphs": list(named_graphs) if named_graphs is not None else None,
-               "row_cap": self.row_cap, "generation": generation}
+               "row_cap": self.row_cap, "generation": generation,
+               "limit": outer_limit(sparql)}
         self._ensure_started()
         limit_s = self.time_limit_ms / 1000
         try:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import BASE, PROVENANCE
 
-from graph.query import QueryRefused, UpdateRefused, check_query, query_form
+from graph.query import QueryRefused, UpdateRefused, check_query, outer_limit, query_form
 
 CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }"
 ROOT = Path(__file__).resolve().parents[2]
@@ -253,3 +253,28 @@ def test_results_under_the_cap_are_not_flagged(capped_client):
     assert "X-Paperkg-Truncated" not in response.headers
     assert "paperkg" not in json.loads(response.data)
     assert response.headers["X-Paperkg-Rows"] == "2"
+
+
+def test_outer_limit():
+    assert outer_limit("SELECT * WHERE { ?s ?p ?o } LIMIT 10") == 10
+    assert outer_limit("SELECT * WHERE { ?s ?p ?o }\nORDER BY ?s\nlimit 3 offset 2\n") == 3
+    assert outer_limit("SELECT * WHERE { ?s ?p ?o } OFFSET 5 LIMIT 7") == 7
+    # A subquery's LIMIT, a commented one, or none at all do not count.
+    assert outer_limit("SELECT * { { SELECT ?s { ?s ?p ?o } LIMIT 5 } }") is None
+    assert outer_limit("SELECT * WHERE { ?s ?p ?o } # LIMIT 5") is None
+    assert outer_limit("SELECT * WHERE { ?s ?p ?o }") is None
+
+
+def test_a_commented_limit_does_not_lift_the_cap(capped_client):
+    query = "SELECT ?s WHERE { ?s ?p ?o } # LIMIT 3"
+    response = capped_client.get("/sparql", query_string={"query": query})
+    assert response.headers["X-Paperkg-Truncated"] == "true"
+    assert len(json.loads(response.data)["results"]["bindings"]) == 5
+
+
+def test_own_limit_under_the_cap_is_served_whole(capped_client):
+    query = "SELECT ?s WHERE { ?s a <https://w3id.org/paperkg/ns#Paper> } ORDER BY ?s LIMIT 2"
+    response = capped_client.get("/sparql", query_string={"query": query})
+    assert "X-Paperkg-Truncated" not in response.headers
+    assert [b["s"]["value"] for b in json.loads(response.data)["results"]["bindings"]] == [
+        f"{BASE}paper/p01", f"{BASE}paper/p02"]
