@@ -223,7 +223,22 @@ def change_update(delete: Sequence[Quad], insert: Sequence[Quad], touched: Itera
         operations.append(f"INSERT DATA {{\n{_data_block(insert)}\n}}")
     operations.extend(_recount_support(touched))
     operations.extend(_prune_domains(_domain_only_quads(domains, base), base))
+    operations.extend(_prune_extractors(delete))
     return " ;\n".join(operations)
+
+
+def _prune_extractors(deleted: Sequence[Quad]) -> list[str]:
+    """Updates that drop an extractor's agent description once no annotation names it."""
+    generated_by = "http://www.w3.org/ns/prov#wasGeneratedBy"
+    agents = sorted({(q.object.value, str(q.graph_name)) for q in deleted
+                     if q.predicate.value == generated_by and isinstance(q.object, NamedNode)
+                     and not isinstance(q.graph_name, DefaultGraph)})
+    return [
+        f"DELETE {{ GRAPH {graph} {{ <{agent}> ?p ?o }} }} WHERE {{ GRAPH {graph} "
+        f"{{ <{agent}> ?p ?o }} FILTER NOT EXISTS "
+        f"{{ GRAPH ?g {{ ?a <{generated_by}> <{agent}> }} }} }}"
+        for agent, graph in agents
+    ]
 
 
 def apply_update(store: Any, sparql: str) -> None:

@@ -139,3 +139,17 @@ def test_add_and_remove_through_a_remote_store(server):
     assert set(store.quads()) == set(corpus_quads(papers))
     assert remove_paper(store, "p5", base=BASE)
     assert set(store.quads()) == set(corpus_quads(papers[:4]))
+
+
+def test_an_extractor_no_annotation_names_is_dropped(store):
+    papers = five_papers()
+    # p5 is the only paper whose mentions come from the "domains.v1"-like extractor here.
+    only = dataclasses.replace(papers[4], mentions=[
+        dataclasses.replace(m, extractor="special.v1") for m in papers[4].mentions
+    ])
+    store.replace_all(corpus_quads(papers[:4] + [only]))
+    agent = f"{PKG}extractor/special-v1"
+    assert any(q.subject.value == agent for q in store.quads())
+    assert remove_paper(store, "p5", base=BASE)
+    assert not any(q.subject.value == agent for q in store.quads())
+    assert set(store.quads()) == set(corpus_quads(papers[:4]))
