@@ -398,6 +398,8 @@ def _page_url(type_: str, slug: str) -> str | None:
     if type_ not in PAGE_TYPES:
         return None
     try:
+        if type_ == "paper":
+            return url_for("pages.paper", key=slug)
         return url_for("pages.entity", type_=type_, slug=slug)
     except BuildError:
         return None

@@ -450,8 +450,8 @@ SELECT ?c ?text ?kind WHERE {{
 }}""")
     about = select(f"""
 SELECT ?c ?e WHERE {{ {_iri(paper)} pkg:makesClaim ?c . ?c pkg:about ?e . }}""")
-    results = _result_rows(select(f"""
-SELECT ?c {_RESULT_VARS} WHERE {{ {_results_where(f"{_iri(paper)} pkg:makesClaim ?c . ?c pkg:result ?r .")} }}"""))
+    where = _results_where(f"{_iri(paper)} pkg:makesClaim ?c . ?c pkg:result ?r .")
+    results = _result_rows(select(f"SELECT ?c {_RESULT_VARS} WHERE {{ {where} }}"))
     labels = _labels(row["e"] for row in about if row["e"])
     claims: dict[str, dict[str, Any]] = {}
     for row in rows:

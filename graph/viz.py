@@ -287,7 +287,8 @@ header { padding: .4rem .8rem; border-bottom: 1px solid #ddd; background: #fafaf
 header h1 { font-size: 1.05rem; margin: 0 0 .2rem; }
 body.embed header h1 { display: none; }
 .notice { margin: .2rem 0; color: #7a4b00; }
-.legend { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: .2rem .9rem; }
+.legend { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap;
+          gap: .2rem .9rem; }
 .legend li { display: flex; align-items: center; gap: .3rem; font-size: 12px; }
 .legend svg { width: 14px; height: 14px; }
 #graph { flex: 1; min-height: 320px; position: relative; }
@@ -298,12 +299,20 @@ div.vis-tooltip { white-space: pre-line; max-width: 28rem; font: 12px/1.35 syste
 <body class="{{ 'embed' if embed else '' }}" data-graph-state="loading">
 <header>
 <h1>{{ title }}</h1>
-{% if trimmed %}<p class="notice" id="trim-notice" role="status">Showing {{ shown }}{% if total %} of {{ total }}{% endif %} nodes: this view is capped at {{ cap }} nodes{% if centre_hint %} and keeps those nearest to {{ centre_hint }}{% endif %}{% if not total %}; more were left out{% endif %}.{% if has_more %} Grey nodes stand for the papers that did not fit.{% endif %}</p>{% endif %}
+{% if trimmed -%}
+<p class="notice" id="trim-notice" role="status">Showing {{ shown }}
+{%- if total %} of {{ total }}{% endif %} nodes: this view is capped at {{ cap }} nodes
+{%- if centre_hint %} and keeps those nearest to {{ centre_hint }}{% endif %}
+{%- if not total %}; more were left out{% endif %}.
+{%- if has_more %} Grey nodes stand for the papers that did not fit.{% endif %}</p>
+{%- endif %}
 <ul class="legend" aria-label="Legend">
-{% for type, name, colour, shape in legend %}<li data-type="{{ type }}"><svg viewBox="0 0 14 14" aria-hidden="true">{{ shape_svg(shape, colour) }}</svg>{{ name }}</li>
+{% for type, name, colour, shape in legend %}<li data-type="{{ type }}">
+<svg viewBox="0 0 14 14" aria-hidden="true">{{ shape_svg(shape, colour) }}</svg>{{ name }}</li>
 {% endfor %}</ul>
 </header>
-<div id="graph" role="img" aria-label="{{ title }}: {{ shown }} nodes, {{ edges }} edges">{% if not shown %}<p id="graph-empty">Nothing to show.</p>{% endif %}</div>
+<div id="graph" role="img" aria-label="{{ title }}: {{ shown }} nodes, {{ edges }} edges">
+{%- if not shown %}<p id="graph-empty">Nothing to show.</p>{% endif %}</div>
 <script type="application/json" id="graph-data">{{ data|tojson }}</script>
 <script>{{ init_js|safe }}</script>
 </body>
@@ -339,8 +348,10 @@ _INIT_JS = """
     var node = nodes.get(params.nodes[0]);
     if (!node || !node.url) { return; }
     var target = window;
-    try { if (window.top && window.top.location.host === window.location.host) { target = window.top; } }
-    catch (e) { target = window; }
+    // Inside the paper/entity pages' iframe, open the page in the whole tab.
+    try {
+      if (window.top && window.top.location.host === window.location.host) { target = window.top; }
+    } catch (e) { target = window; }
     target.location.assign(node.url);
   });
 })();

@@ -10,9 +10,9 @@ from typing import Any
 
 import networkx as nx
 import pytest
+from conftest import HOSTILE_KEY, IMG, SCRIPT
 
 from api.pages import Span, highlight
-from conftest import HOSTILE_KEY, IMG, SCRIPT
 from graph import viz
 
 HOSTILE_METHOD = "method/script-alert-1-script-net-db0af9b3"
