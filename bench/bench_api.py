@@ -45,7 +45,8 @@ def main(argv: list[str] | None = None) -> int:
                 "/api/entities?type=method": ["/api/entities?type=method&limit=50"],
                 "/api/entities/{type}/{slug}": [f"/api/entities/dataset/dataset-{n}"
                                                 for n in range(8)],
-                "/api/search?q=": [f"/api/search?q={q}" for q in ("method%201", "dataset", "graph")],
+                "/api/search?q=": [f"/api/search?q={q}"
+                                   for q in ("method%201", "dataset", "graph")],
                 "/api/neighbourhood (depth 2)": [
                     f"/api/neighbourhood?node=paper/{key}&depth=2&limit=100" for key in keys],
                 "/api/path": [f"/api/path?from=paper/{a}&to=paper/{b}"

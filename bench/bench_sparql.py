@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import itertools
 import json
 import random
 import shutil
@@ -55,6 +56,9 @@ def generate(papers: int, seed: int = 7) -> Iterator[str]:
     """N-Triples lines of a paper graph; entity popularity is skewed (Zipf-like)."""
     rng = random.Random(seed)
     sizes = {kind: max(3, int(papers * share)) for kind, (share, _, _) in POOLS.items()}
+    # Zipf weights: the most used entity of a kind is in about 1/ln(size) of the draws.
+    cumulative = {kind: list(itertools.accumulate(1 / (i + 1) for i in range(size)))
+                  for kind, size in sizes.items()}
     support = {kind: [0] * size for kind, size in sizes.items()}
     for n in range(papers):
         paper = _iri(f"paper/p{n:07d}")
@@ -65,11 +69,8 @@ def generate(papers: int, seed: int = 7) -> Iterator[str]:
         yield f"{paper} <{RDFS_LABEL}> {_literal(title)} ."
         yield f"{paper} <{DCTERMS}identifier> {_literal(f'p{n:07d}')} ."
         for kind, (_, relation, count) in POOLS.items():
-            chosen = set()
-            for _ in range(count):
-                # Pareto-distributed index: a few entities are used by many papers.
-                index = min(sizes[kind] - 1, int(rng.paretovariate(1.2)) - 1)
-                chosen.add(index)
+            chosen = set(rng.choices(range(sizes[kind]), cum_weights=cumulative[kind],
+                                     k=count))
             for index in chosen:
                 support[kind][index] += 1
                 yield f"{paper} <{PKG}{relation}> {_iri(f'{kind}/{kind}-{index}')} ."
@@ -149,8 +150,14 @@ class Server:
         raise RuntimeError("the server did not start")
 
     def get(self, path: str, accept: str = "application/json") -> bytes:
-        self.connection.request("GET", path, headers={"Accept": accept})
-        response = self.connection.getresponse()
+        try:
+            self.connection.request("GET", path, headers={"Accept": accept})
+            response = self.connection.getresponse()
+        except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+            # The server closes keep-alive connections left idle for a while: reconnect.
+            self.connection.close()
+            self.connection.request("GET", path, headers={"Accept": accept})
+            response = self.connection.getresponse()
         body = response.read()
         if response.status != 200:
             raise RuntimeError(f"{path}: {response.status} {body[:200]!r}")

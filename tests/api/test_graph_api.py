@@ -360,12 +360,19 @@ def test_resource_description(client, accept, rdflib_format):
 
 def test_resource_for_browsers(app, client):
     response = client.get("/id/paper/p10", headers={"Accept": "text/html,*/*;q=0.8"})
-    if "pages.entity" in app.view_functions:
+    if "pages.paper" in app.view_functions:
         assert response.status_code == 303
-        assert response.headers["Location"] == "/entity/paper/p10"
+        assert response.headers["Location"] == "/paper/p10"
     else:
         assert response.mimetype == "text/html"
         assert b"<script>" not in response.data
+
+
+def test_entity_resource_for_browsers(app, client):
+    response = client.get("/id/method/transformer", headers={"Accept": "text/html"})
+    if "pages.entity" in app.view_functions:
+        assert response.status_code == 303
+        assert response.headers["Location"] == "/entity/method/transformer"
 
 
 def test_resource_html_of_a_result_escapes_text(client):
