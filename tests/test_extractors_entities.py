@@ -248,3 +248,11 @@ def test_train_writes_a_loadable_scorer(tmp_path):
     assert set(loaded.classes) >= {"none", "method", "dataset", "metric"}
     with pytest.raises(InputError, match="no SciREX documents"):
         train(tmp_path / "out", scirex_dir=tmp_path)
+
+
+def test_coined_contribution_names_are_kept_and_typed_by_their_appositive(nlp):
+    quill = by_text(run(nlp, "We present Quill, a sparse retrieval model for long documents."))
+    assert quill["Quill"].type == "method" and quill["Quill"].proposed
+    assert quill["Quill"].confidence >= 0.5
+    bird = by_text(run(nlp, "We release BirdSong-1M, a dataset of one million annotated recordings."))
+    assert bird["BirdSong-1M"].type == "dataset" and bird["BirdSong-1M"].proposed

@@ -75,6 +75,8 @@ class _Draft:
     label: str | None = None
     aliases: list[str] = field(default_factory=list)
     lexicon_type: str | None = None
+    #: the short form written after a long form ("(GFN)"): the pair is typed together
+    partner: _Draft | None = None
 
     def add(self, evidence: dict[str, float]) -> None:
         for etype, strength in evidence.items():
@@ -123,6 +125,9 @@ def trim(span: Span) -> Span:
     return doc[start:end]
 
 
+_GLUE = {"-", "/", "."}
+
+
 def _glued_names(doc: Doc) -> list[Span]:
     """Runs of tokens written without spaces that make one coined name: "ViT-B/16", "Llama-2-7B"."""
     spans: list[Span] = []
@@ -132,9 +137,10 @@ def _glued_names(doc: Doc) -> list[Span]:
         while (
             j < len(doc)
             and doc[j - 1].whitespace_ == ""
-            and (doc[j].text in {"-", "/", "."} or doc[j - 1].text in {"-", "/", "."})
             and not doc[j].is_sent_start
-            and doc[j].text not in {")", "(", ",", ";", ":"}
+            and (doc[j].is_alpha or doc[j].like_num or doc[j].text in _GLUE or any(c.isdigit() for c in doc[j].text))
+            and (doc[j - 1].is_alpha or doc[j - 1].like_num or doc[j - 1].text in _GLUE or any(c.isdigit() for c in doc[j - 1].text))
+            and doc[j].lower_ not in {"'s", "n't", "s"}
         ):
             j += 1
         while j > i + 1 and doc[j - 1].text in {"-", "/", "."}:
@@ -225,6 +231,7 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
             short_forms.setdefault(pair.short.text[:-1], d)
         short = draft(pair.short)
         short.sources.add("acronym-use")
+        d.partner = short
     for tok in doc:
         d = short_forms.get(tok.text) or (short_forms.get(tok.text[:-1]) if tok.text.endswith("s") else None)
         if d is not None and not (d.span.start <= tok.i < d.span.end):
@@ -324,7 +331,7 @@ def _decide(d: _Draft, scorer: Scorer | None) -> Candidate | None:
     if scorer is not None:
         return _decide_learned(d, scorer)
     span = d.span
-    named = classify.is_name_shaped(span.text)
+    named = _is_coined(d)
     # a proper name with no other evidence: most coined names in abstracts are methods
     if named and not d.evidence:
         # ... and one the abstract presents as its own almost always is
@@ -422,12 +429,33 @@ def features(d: _Draft) -> dict[str, float]:
     return f
 
 
+# confidence of a coined name the abstract presents as its own, when nothing else types it
+_COINED_CONTRIBUTION = 0.6
+
+
+def _is_coined(d: _Draft) -> bool:
+    span = d.span
+    if d.aliases or classify.is_name_shaped(span.text):
+        return True
+    return len(span) == 1 and span[0].pos_ == "PROPN" and span[0].is_title and not span[0].is_sent_start
+
+
 def _decide_learned(d: _Draft, scorer: Scorer) -> Candidate | None:
     span = d.span
     probs = scorer.probabilities(features(d))
     typed = {t: p for t, p in probs.items() if t != NONE}
+    if d.partner is not None:
+        # "Margin Drift Loss (MDL)": either form may be the better known
+        partner = scorer.probabilities(features(d.partner))
+        typed = {t: max(p, partner[t]) for t, p in typed.items()}
     etype = max(typed, key=typed.get)
     conf = typed[etype]
+    if conf < scorer.thresholds.get(etype, MIN_CONFIDENCE) and _is_coined(d) and _is_proposed(span):
+        # a name the abstract coins for its own contribution is an entity, whatever the
+        # training papers (which never saw it) suggest; its type comes from the rules
+        rule_scores = {t: _combine(v) for t, v in d.evidence.items() if t != "model"}
+        etype = max(rule_scores, key=rule_scores.get) if rule_scores else "method"
+        conf = max(conf, _COINED_CONTRIBUTION)
     # SciREX, the training data, files named models under Method, and its papers predate most
     # of today's model names: a name of a model family, or a checkpoint's shape, decides the
     # type, and the rule evidence is averaged into the learned probability

@@ -131,7 +131,8 @@ def model_shape(text: str) -> float:
         return 0.85
     if _SIZE.search(text) and is_name_shaped(text) and any(c.isalpha() for c in text):
         tail = re.split(r"[-_ /]", text)[-1]
-        if re.fullmatch(r"\d+(?:\.\d+)?[BbMm]|[BbLlSsHhGg]/\d+|base|large|xl|xxl|instruct|chat", tail):
+        # parameter counts in billions; "-1M" names datasets as often as models
+        if re.fullmatch(r"\d+(?:\.\d+)?[Bb]|[BbLlSsHhGg]/\d+|base|large|xl|xxl|instruct|chat", tail):
             return 0.75
     return 0.0
 
@@ -170,6 +171,15 @@ def context_evidence(span: Span) -> dict[str, float]:
         ev["metric"] = max(ev.get("metric", 0.0), 0.7)
     if before.endswith(("task of", "problem of")):
         ev["task"] = max(ev.get("task", 0.0), 0.75)
+    # "X, a dataset of ...", "a new loss, X": the appositive's head noun types the name
+    root = span.root
+    partners = [c for c in root.children if c.dep_ == "appos" and not (span.start <= c.i < span.end)]
+    if root.dep_ == "appos" and not (span.start <= root.head.i < span.end):
+        partners.append(root.head)
+    for other in partners:
+        hit = HEADS.get(other.lower_) or HEADS.get(other.lemma_.lower())
+        if hit and hit[1] >= 0.8:
+            ev[hit[0]] = max(ev.get(hit[0], 0.0), 0.8)
     prev = doc[span.start - 1] if span.start > 0 else None
     if prev is not None and prev.lower_ in {"on", "across"} and is_name_shaped(span.text):
         verb = prev.head
