@@ -17,7 +17,6 @@ as the layout is computed (bench/bench_viz.py measures this against pyvis's defa
 from __future__ import annotations
 
 import math
-import re
 from collections import deque
 from collections.abc import Hashable, Iterable, Mapping
 from functools import cache
@@ -29,8 +28,15 @@ import jinja2
 import networkx as nx
 from pyvis.network import Network
 
-from graph.errors import PaperkgError
-from graph.namespaces import DEFAULT_BASE, PREFIXES
+from graph import network
+from graph.namespaces import DEFAULT_BASE
+from graph.network import UnknownNode
+
+__all__ = [
+    "DEFAULT_CAP", "NODE_STYLES", "UnknownNode", "aggregate_overview", "cap_graph",
+    "neighbourhood_html", "neighbourhood_subgraph", "overview_html", "projection",
+    "render_view", "view_data", "write_viz",
+]
 
 #: Largest number of nodes a view shows; bigger subgraphs are trimmed (and the page says so).
 DEFAULT_CAP = 150
@@ -82,12 +88,16 @@ def node_ref(node: Hashable, attrs: Mapping[str, Any], base: str = DEFAULT_BASE)
     return str(attrs.get("type") or type_), slug
 
 
-def _relation(attrs: Mapping[str, Any]) -> str:
+def _relation_words(attrs: Mapping[str, Any]) -> str:
+    """The words an edge shows: graph.network joins several relations with spaces."""
     raw = str(attrs.get("relation") or attrs.get("predicate") or attrs.get("label") or "")
-    # An IRI or a prefixed name: keep the local name.
-    for sep in ("#", "/", ":"):
-        raw = raw.rsplit(sep, 1)[-1]
-    return raw
+    words = []
+    for name in raw.split():
+        # An IRI or a prefixed name: keep the local name.
+        for sep in ("#", "/", ":"):
+            name = name.rsplit(sep, 1)[-1]
+        words.append(RELATION_LABELS.get(name, name))
+    return ", ".join(words)
 
 
 def _shorten(text: str, limit: int = LABEL_CHARS) -> str:
@@ -254,8 +264,7 @@ def view_data(
         if node == centre:
             net.nodes[-1]["borderWidth"] = 4
     for u, v, attrs in shown.edges(data=True):
-        relation = _relation(attrs)
-        words = RELATION_LABELS.get(relation, relation)
+        words = _relation_words(attrs)
         net.add_edge(ids[u], ids[v], label=words, title=words)
     return {
         "nodes": net.nodes,
@@ -565,87 +574,9 @@ def _edge_attrs(graph: nx.Graph, u: Hashable, v: Hashable) -> dict[str, Any]:
     return dict(data or {})
 
 
-class UnknownNode(PaperkgError):
-    """A node that is not in the graph, or is not written as an IRI or type/slug."""
-
-
-NODE_TYPES = tuple(NODE_STYLES)
-_SAFE_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+~-]{0,200}$")
-_LINKS = ("proposes", "usesMethod", "usesDataset", "usesModel", "addressesTask",
-          "reportsMetric", "inDomain", "makesClaim", "about")
-_PROJECTIONS: dict[tuple[int, str, str], nx.DiGraph] = {}
-
-
-def centre_of(node: str, base: str = DEFAULT_BASE) -> str:
-    """The "type/slug" id of a node given as an IRI under `base` or as "type/slug"."""
-    ref = node[len(base) :] if node.startswith(base) else node
-    type_, _, slug = ref.partition("/")
-    if type_ not in NODE_TYPES or not _SAFE_PART.match(slug):
-        raise UnknownNode(
-            f"node {node!r}: give an IRI under {base} or type/slug with a type among "
-            f"{', '.join(NODE_TYPES)}"
-        )
-    return f"{type_}/{slug}"
-
-
-def _rows(store: Any, query: str) -> list[dict[str, str | None]]:
-    prologue = "".join(f"PREFIX {k}: <{v}>\n" for k, v in PREFIXES.items())
-    solutions = store.query(prologue + query)
-    names = [v.value for v in solutions.variables]
-    return [
-        {n: (None if row[n] is None else str(row[n].value)) for n in names} for row in solutions
-    ]
-
-
 def projection(store: Any, *, base: str = DEFAULT_BASE) -> nx.DiGraph:
-    """Papers, entities and claims as a networkx graph (ids "type/slug"), cached per store
-    generation. Edges go from paper to entity (and claim to entity) with the relation name.
-    """
-    key = (id(store), str(store.generation()), base)
-    cached = _PROJECTIONS.get(key)
-    if cached is not None:
-        return cached
-    values = " ".join(f"pkg:{name}" for name in _LINKS)
-    graph = nx.DiGraph()
-
-    def ref(iri: str | None) -> str | None:
-        if not iri or not iri.startswith(base):
-            return None
-        type_, _, slug = iri[len(base) :].partition("/")
-        return f"{type_}/{slug}" if type_ in NODE_TYPES and slug else None
-
-    for row in _rows(store, f"""
-SELECT ?s ?rel ?o WHERE {{ VALUES ?rel {{ {values} }} ?s ?rel ?o . FILTER(isIRI(?o)) }}"""):
-        s, o = ref(row["s"]), ref(row["o"])
-        if s and o:
-            graph.add_edge(s, o, relation=(row["rel"] or "").rsplit("#", 1)[-1])
-    for row in _rows(store, """
-SELECT ?s (MIN(STR(?l)) AS ?label) (MAX(?sup) AS ?support) (MAX(STR(?y)) AS ?year)
-       (GROUP_CONCAT(DISTINCT STR(?alt); separator="\u001f") AS ?aliases)
-       (MIN(STR(?t)) AS ?text) WHERE {
-  { ?s a pkg:Paper } UNION { ?s a skos:Concept } UNION { ?s a pkg:Claim }
-  OPTIONAL { ?s rdfs:label|skos:prefLabel ?l } OPTIONAL { ?s pkg:support ?sup }
-  OPTIONAL { ?s dcterms:issued ?y } OPTIONAL { ?s skos:altLabel ?alt }
-  OPTIONAL { ?s schema:text ?t }
-} GROUP BY ?s"""):
-        node = ref(row["s"])
-        if node is None or node not in graph:
-            continue
-        type_, _, slug = node.partition("/")
-        graph.nodes[node].update(
-            type=type_, slug=slug, label=row["label"] or slug,
-            support=int(row["support"] or 0), year=row["year"], text=row["text"],
-            aliases=[a for a in (row["aliases"] or "").split("\u001f") if a],
-        )
-    for node, attrs in graph.nodes(data=True):
-        type_, _, slug = str(node).partition("/")
-        attrs.setdefault("type", type_)
-        attrs.setdefault("slug", slug)
-    # One generation per store is enough: the old one is never asked for again.
-    for old in [k for k in _PROJECTIONS if k[0] == key[0]]:
-        del _PROJECTIONS[old]
-    _PROJECTIONS[key] = graph
-    return graph
+    """The store's networkx projection (graph.network's, cached per store generation)."""
+    return network.projection(store, base)
 
 
 def neighbourhood_subgraph(
@@ -656,24 +587,20 @@ def neighbourhood_subgraph(
     types: Iterable[str] | None = None,
     limit: int = DEFAULT_CAP,
     base: str = DEFAULT_BASE,
-) -> tuple[nx.Graph, bool, str]:
-    """(subgraph, trimmed, centre id): nodes within `depth` hops of `node` (either direction),
-    only of `types` (the centre always stays), at most `limit` nodes, nearest first.
+) -> tuple[nx.DiGraph, bool, str]:
+    """(subgraph, trimmed, centre id) of `node`, as graph.network.neighbourhood walks it:
+    within `depth` hops either way, through nodes of `types` only (the centre always stays),
+    at most `limit` nodes, nearest and then most supported first.
     """
-    full = projection(store, base=base)
-    centre = centre_of(node, base)
-    if centre not in full:
-        raise UnknownNode(f"node {node!r} is not in the graph")
-    ego = nx.ego_graph(full, centre, radius=depth, undirected=True)
-    if types:
-        wanted = set(types)
-        ego = ego.subgraph(
-            [n for n, a in ego.nodes(data=True) if n == centre or a.get("type") in wanted]
-        )
-    sub, trimmed = cap_graph(ego, limit, centre=centre)
-    if trimmed:
-        sub.graph["total"] = ego.number_of_nodes()
-    return sub, trimmed, centre
+    full = network.projection(store, base)
+    centre = network.resolve(full, node, base)
+    found = network.neighbourhood(full, centre, depth=depth, types=types, limit=limit)
+    sub = full.subgraph(item["id"] for item in found.nodes).copy()
+    if found.truncated:
+        # The page says how many nodes were left out; the walk is in memory and cheap.
+        whole = network.neighbourhood(full, centre, depth=depth, types=types, limit=len(full))
+        sub.graph["total"] = len(whole.nodes)
+    return sub, found.truncated, centre
 
 
 def write_viz(

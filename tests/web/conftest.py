@@ -18,67 +18,53 @@ SCRIPT = "<script>alert(1)</script>"
 IMG = "<img src=x onerror=alert(1)>"
 
 
-@pytest.fixture(scope="session")
-def store() -> Iterator[Any]:
+def load_fixture(location: str) -> None:
+    """Write the fixture graph into a store at `location` (a folder)."""
     from graph.store import open_store
 
-    opened = open_store(":memory:")
-    opened.replace_all(pyoxigraph.parse(path=str(FIXTURE), format=pyoxigraph.RdfFormat.TRIG))
+    target = open_store(location)
+    try:
+        target.replace_all(
+            pyoxigraph.parse(path=str(FIXTURE), format=pyoxigraph.RdfFormat.TRIG)
+        )
+    finally:
+        target.close()
+
+
+@pytest.fixture(scope="session")
+def store_path(tmp_path_factory: pytest.TempPathFactory) -> str:
+    location = str(tmp_path_factory.mktemp("web") / "store")
+    load_fixture(location)
+    return location
+
+
+@pytest.fixture(scope="session")
+def store(store_path: str) -> Iterator[Any]:
+    from graph.store import open_store
+
+    opened = open_store(store_path, read_only=True)
     yield opened
     opened.close()
 
 
-def make_app(store: Any) -> Flask:
-    """The app over `store`: api.create_app when it exists, else the pages blueprint alone."""
-    try:
-        from api import create_app  # noqa: F401
-    except ImportError:
-        return _pages_only_app(store)
-    return _pages_only_app(store)
+def make_app(store_path: str) -> Flask:
+    """The whole app (api.create_app) over the store at `store_path`, with test limits."""
+    from api import create_app
 
-
-def _pages_only_app(store: Any) -> Flask:
-    from api.pages import bp
-
-    app = Flask("paperkg_web_test", static_folder=None)
-    app.config.update(TESTING=True)
-    app.extensions["paperkg"] = {"store": store}
-    app.register_blueprint(bp)
-
-    # A minimal SPARQL endpoint so the SPARQL page can be driven without the API blueprints.
-    from flask import redirect, request, url_for
-
-    formats = {
-        "application/sparql-results+json": pyoxigraph.QueryResultsFormat.JSON,
-        "application/sparql-results+xml": pyoxigraph.QueryResultsFormat.XML,
-        "text/csv": pyoxigraph.QueryResultsFormat.CSV,
-        "text/tab-separated-values": pyoxigraph.QueryResultsFormat.TSV,
-    }
-
-    @app.get("/sparql")
-    def sparql() -> Any:
-        accept = request.headers.get("Accept", "application/sparql-results+json")
-        media = next((m for m in formats if m in accept), "application/sparql-results+json")
-        try:
-            results = store.query(request.args["query"])
-        except Exception as exc:  # the test endpoint reports every failure the same way
-            return {"error": {"status": 400, "message": str(exc)}}, 400
-        body = results.serialize(format=formats[media])
-        return app.response_class(body, mimetype=media)
-
-    @app.get("/id/<type_>/<slug>")
-    def resource(type_: str, slug: str) -> Any:
-        # What the API's /id/ does for browsers: send them to the HTML view.
-        if type_ == "paper":
-            return redirect(url_for("pages.paper", key=slug), 303)
-        return redirect(url_for("pages.entity", type_=type_, slug=slug), 303)
-
-    return app
+    return create_app({
+        "store": store_path,
+        "TESTING": True,
+        # The browser tests load many pages and scripts quickly from one address.
+        "rate_limit": 0,
+        "query_workers": 1,
+    })
 
 
 @pytest.fixture(scope="session")
-def app(store: Any) -> Flask:
-    return make_app(store)
+def app(store_path: str) -> Iterator[Flask]:
+    application = make_app(store_path)
+    yield application
+    application.extensions["paperkg"].close()
 
 
 @pytest.fixture()

@@ -199,8 +199,7 @@ def test_neighbourhood_view_nodes_links_and_tooltips(client: Any) -> None:
     nodes = {n["id"]: n for n in data["nodes"]}
     assert set(nodes) == {
         f"paper/{HOSTILE_KEY}", HOSTILE_METHOD, HOSTILE_DATASET, "task/image-classification",
-        "metric/accuracy", "domain/computer-vision", f"claim/{HOSTILE_KEY}-1",
-        f"claim/{HOSTILE_KEY}-2",
+        "metric/accuracy", "domain/computer-vision",
     }
     method = nodes[HOSTILE_METHOD]
     assert method["label"] == f"{SCRIPT} Net"
@@ -214,7 +213,7 @@ def test_neighbourhood_view_nodes_links_and_tooltips(client: Any) -> None:
     assert data["options"]["edges"]["smooth"] is False
     assert 'id="trim-notice"' not in html
     assert re.findall(r'<li data-type="(\w+)">', html) == [
-        "paper", "method", "dataset", "task", "metric", "domain", "claim"]
+        "paper", "method", "dataset", "task", "metric", "domain"]
 
 
 def test_neighbourhood_view_is_capped_and_says_so(client: Any) -> None:
