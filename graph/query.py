@@ -148,6 +148,9 @@ def outer_limit(sparql: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
+_PARSER_LOCK = threading.Lock()
+
+
 @functools.lru_cache(maxsize=256)
 def _parsed_features(sparql: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """(SERVICE IRIs or variables, FROM IRIs, FROM NAMED IRIs) by rdflib's SPARQL parser."""
@@ -203,7 +206,8 @@ def check_query(sparql: str, *, graphs: Callable[[], Iterable[str]] | None = Non
     # Any SERVICE or FROM clause has these letters in it; text without them needs no parse.
     if "service" not in lowered and "from" not in lowered:
         return form
-    services, defaults, named = _parsed_features(sparql)
+    with _PARSER_LOCK:  # pyparsing keeps parser state in shared objects
+        services, defaults, named = _parsed_features(sparql)
     if services:
         raise QueryRefused(
             f"SERVICE is not allowed (SERVICE {services[0]}): "
