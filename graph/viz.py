@@ -170,7 +170,7 @@ def _physics(n_nodes: int) -> dict[str, Any]:
         "barnesHut": {
             "gravitationalConstant": -6000,
             "centralGravity": 0.35,
-            "springLength": 110,
+            "springLength": 130,
             "springConstant": 0.05,
             "damping": 0.6,
             "avoidOverlap": 0.2,
@@ -255,7 +255,8 @@ def view_data(
             title=_tooltip(type_, attrs, label),
             color=colour,
             shape=shape,
-            value=max(_support(attrs), 1),
+            # Size shows how many papers name an entity; a paper's own count would dwarf them.
+            value=1 if type_ == "paper" else max(_support(attrs), 1),
             group=type_,
             **extra,
         )

@@ -2,7 +2,7 @@
 
     .venv/bin/python tests/web/screenshots.py [--store PATH] [--paper KEY] [--node TYPE/SLUG]
 
-Serves the pages over the given store (default: the web tests' fixture graph, in memory) on
+Serves the pages over the given store (default: the web tests' fixture graph) on
 a loopback port and photographs them with headless Chromium; nothing else is contacted.
 """
 
@@ -10,17 +10,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
-
-import pyoxigraph
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).parent))
 
-from conftest import FIXTURE, make_app  # noqa: E402
-
-from graph.store import open_store  # noqa: E402
+from conftest import load_fixture, make_app  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
@@ -40,12 +37,11 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
     from werkzeug.serving import make_server
 
-    if args.store:
-        store = open_store(args.store, read_only=True)
-    else:
-        store = open_store(":memory:")
-        store.replace_all(pyoxigraph.parse(path=str(FIXTURE), format=pyoxigraph.RdfFormat.TRIG))
-    server = make_server("127.0.0.1", 0, make_app(store), threaded=True)
+    location = args.store
+    if location is None:
+        location = str(Path(tempfile.mkdtemp()) / "store")
+        load_fixture(location)
+    server = make_server("127.0.0.1", 0, make_app(location), threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     root = f"http://127.0.0.1:{server.server_port}"
     out = Path(args.out)
