@@ -3,6 +3,13 @@
 Nothing is replaced until everything before it succeeded: a bad input stops the build before
 the store is touched, the store switches to the new graph atomically, and exports are
 serialized in full before any file is replaced.
+
+The graph is streamed, never held as quads: after the resolver (the one step that needs every
+mention at once), each paper's quads are written as N-Quads text into the new store
+generation's folder, by `--workers` processes when there are several, and the paper's records
+are dropped; Oxigraph bulk loads the files; the report is counted in the store; the exports
+are dumped from it and sorted on disk (graph.export.write_store_exports). The bytes are those
+of `graph.rdf.corpus_quads` written by `graph.export.write_exports`.
 """
 
 from __future__ import annotations
@@ -10,14 +17,16 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from graph import extractors as registry
 from graph import nlp as nlp_loader
 from graph.corpus import read_corpus
-from graph.model import Paper, PaperExtraction
+from graph.model import Paper, PaperExtraction, ResolvedCorpus
 from graph.paths import DEFAULT_CORPUS, DEFAULT_EXPORTS
 
 log = logging.getLogger(__name__)
@@ -37,6 +46,18 @@ class BuildResult:
     warnings: list[str] = field(default_factory=list)
 
 
+@contextmanager
+def _progress(total: int, desc: str, enabled: bool) -> Iterator[Callable[[int], None]]:
+    """A tqdm bar on stderr for builds of PROGRESS_MIN_PAPERS papers or more; else a no-op."""
+    if not enabled or total < PROGRESS_MIN_PAPERS:
+        yield lambda n: None
+        return
+    from tqdm import tqdm
+
+    with tqdm(total=total, unit="paper", desc=desc, file=sys.stderr) as bar:
+        yield bar.update
+
+
 def extract(
     papers: Sequence[Paper],
     *,
@@ -52,19 +73,70 @@ def extract(
 
         return extract_dask(papers, scheduler=scheduler, spacy_model=spacy_model,
                             extractors=extractors)
-    if workers > 1 and len(papers) > workers:
-        from graph.parallel import extract_parallel
+    with _progress(len(papers), "extracting", progress) as advance:
+        if workers > 1 and len(papers) > workers:
+            from graph.parallel import extract_parallel
 
-        return extract_parallel(papers, workers=workers, spacy_model=spacy_model,
-                                extractors=extractors)
-    from graph.pipeline import iter_extractions
+            return extract_parallel(papers, workers=workers, spacy_model=spacy_model,
+                                    extractors=extractors, progress=advance)
+        from graph.pipeline import iter_extractions
 
-    stream = iter_extractions(papers, nlp=nlp_loader.load(spacy_model), extractors=extractors)
-    if progress and len(papers) >= PROGRESS_MIN_PAPERS:
-        from tqdm import tqdm
+        results = []
+        for extraction in iter_extractions(papers, nlp=nlp_loader.load(spacy_model),
+                                           extractors=extractors):
+            results.append(extraction)
+            advance(1)
+        return results
 
-        stream = tqdm(stream, total=len(papers), unit="paper", desc="extracting", file=sys.stderr)
-    return list(stream)
+
+def write_nquads(
+    resolved: ResolvedCorpus,
+    folder: Path,
+    *,
+    base: str,
+    workers: int = 1,
+    venue_titles: Mapping[str, str] | None = None,
+    progress: Callable[[int], None] | None = None,
+    release: bool = True,
+) -> list[Path]:
+    """Write the build's quads as N-Quads files in `folder`; returns their paths.
+
+    The corpus-level quads (entities, taxonomy, domains) first, then the papers' in key order,
+    by `workers` processes when there are several. With `release`, each paper's extraction and
+    links leave `resolved` once its quads are written, so the build's memory shrinks as the
+    files grow.
+    """
+    from graph import rdf
+
+    corpus_file = folder / "corpus.nq"
+    with open(corpus_file, "w", encoding="utf-8", newline="\n") as out:
+        out.writelines(dict.fromkeys(rdf.corpus_level_lines(resolved, base=base)))
+    files = [corpus_file]
+    keys = sorted(resolved.extractions)
+    if workers > 1 and len(keys) > workers:
+        from graph.parallel import write_papers_parallel
+
+        files += write_papers_parallel(resolved, keys, folder, base=base, workers=workers,
+                                       venue_titles=venue_titles, progress=progress)
+        if release:
+            resolved.extractions.clear()
+            resolved.links.clear()
+        return files
+    venue_titles = venue_titles or {}
+    papers_file = folder / "papers.nq"
+    with open(papers_file, "w", encoding="utf-8", newline="\n") as out:
+        for key in keys:
+            extraction = resolved.extractions[key]
+            out.writelines(rdf.paper_lines(extraction, resolved.links.get(key, []), base=base,
+                                           entities=resolved.entities,
+                                           venue_title=venue_titles.get(key)))
+            if release:
+                del resolved.extractions[key]
+                resolved.links.pop(key, None)
+            if progress is not None:
+                progress(1)
+    files.append(papers_file)
+    return files
 
 
 def build(
@@ -79,13 +151,18 @@ def build(
     extractors: Sequence[str] = registry.DEFAULT_EXTRACTORS,
     progress: bool = False,
 ) -> BuildResult:
-    from graph import export, rdf
-    from graph.namespaces import DEFAULT_BASE
-    from graph.report import build_report
+    from graph import export
+    from graph.errors import PaperkgError
+    from graph.namespaces import DEFAULT_BASE, check_base
+    from graph.report import ReportBuilder
     from graph.resolve import resolve
     from graph.store import open_store
 
     base = base or DEFAULT_BASE
+    try:
+        check_base(base)
+    except ValueError as exc:
+        raise PaperkgError(f"--base-iri: {exc}") from None
     corpus = read_corpus(list(inputs) if inputs else [DEFAULT_CORPUS])
     warnings = [
         f"{d.source}: paper {d.key} appears again with a different abstract; kept the first"
@@ -93,26 +170,107 @@ def build(
         for d in corpus.duplicates
         if d.differed
     ]
-    extractions = extract(corpus.papers, workers=workers, scheduler=scheduler,
-                          spacy_model=spacy_model, extractors=extractors, progress=progress)
+    duplicates = [(d.key, d.source) for d in corpus.duplicates]
+    if scheduler:
+        return _build_dask(corpus.papers, scheduler=scheduler, out_dir=out_dir, store=store,
+                           base=base, spacy_model=spacy_model, extractors=extractors,
+                           duplicates=duplicates, warnings=warnings)
+    papers = corpus.papers
+    del corpus
+    extractions = extract(papers, workers=workers, spacy_model=spacy_model,
+                          extractors=extractors, progress=progress)
+    del papers
     resolved = resolve(extractions)
-    resolved.duplicates = [(d.key, d.source) for d in corpus.duplicates]
-    quads = rdf.corpus_quads(resolved, base=base)
-    report = build_report(resolved, quads)
+    del extractions
+    resolved.duplicates = duplicates
+
+    reporter = ReportBuilder()
+    for key in sorted(resolved.extractions):
+        reporter.add_paper(resolved.extractions[key], resolved.links.get(key, []),
+                           resolved.entities)
+    entity_types = Counter(entity.type for entity in resolved.entities.values())
+    entities = len(resolved.entities)
 
     target = open_store(store)
     try:
-        target.replace_all(quads)
+        with _progress(len(resolved.extractions), "writing", progress) as advance:
+            def fill(folder: Path) -> list[Path]:
+                return write_nquads(resolved, folder, base=base, workers=workers,
+                                    progress=advance)
+
+            _replace(target, fill)
         location = target.location
+        reporter.count_store(target)
+        report = reporter.finish(entities=entity_types, duplicates=duplicates)
+        written = (export.write_store_exports(target, out_dir, report=report)
+                   if out_dir is not None else [])
     finally:
         target.close()
-    written = export.write_exports(quads, out_dir, report=report) if out_dir is not None else []
     return BuildResult(
-        papers=len(resolved.extractions),
-        entities=len(resolved.entities),
-        quads=len(quads),
+        papers=report["papers"],
+        entities=entities,
+        quads=report["quads"],
         store=location,
         exports=written,
         report=report,
         warnings=warnings,
     )
+
+
+def _replace(target, fill: Callable[[Path], list[Path]]) -> None:
+    """Load the files `fill` writes into `target`: as text where the store takes N-Quads."""
+    replace_text = getattr(target, "replace_all_nquads", None)
+    if replace_text is not None:
+        replace_text(fill, count=False)
+        return
+    import tempfile
+
+    from pyoxigraph import RdfFormat, parse
+
+    with tempfile.TemporaryDirectory(prefix="paperkg-build-") as folder:
+        files = fill(Path(folder))
+
+        def quads():
+            for path in files:
+                yield from parse(path=str(path), format=RdfFormat.N_QUADS)
+
+        target.replace_all(quads())
+
+
+def _build_dask(
+    papers: Sequence[Paper], *, scheduler, out_dir, store, base, spacy_model, extractors,
+    duplicates, warnings,
+) -> BuildResult:
+    """`--scheduler`: extract and write N-Quads per partition on the cluster, resolve here,
+    bulk load the partitions' documents."""
+    from graph import export
+    from graph.distributed import build_graph_dask
+    from graph.report import ReportBuilder
+    from graph.store import open_store
+
+    resolved, documents = build_graph_dask(papers, scheduler=scheduler, base=base,
+                                           spacy_model=spacy_model, extractors=extractors)
+    resolved.duplicates = duplicates
+    reporter = ReportBuilder()
+    for key in sorted(resolved.extractions):
+        reporter.add_paper(resolved.extractions[key], resolved.links.get(key, []),
+                           resolved.entities)
+    target = open_store(store)
+    try:
+        replace_text = getattr(target, "replace_all_nquads", None)
+        if replace_text is not None:
+            replace_text(documents, count=False)
+        else:
+            from graph.distributed import write_nquads as load_documents
+
+            load_documents(target, documents)
+        location = target.location
+        reporter.count_store(target)
+        report = reporter.finish(entities=resolved.entities, duplicates=duplicates)
+        written = (export.write_store_exports(target, out_dir, report=report)
+                   if out_dir is not None else [])
+    finally:
+        target.close()
+    return BuildResult(papers=report["papers"], entities=len(resolved.entities),
+                       quads=report["quads"], store=location, exports=written, report=report,
+                       warnings=warnings)

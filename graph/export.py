@@ -2,20 +2,30 @@
 TriG and N-Quads (everything, provenance included), and the build report.
 
 Quads are deduplicated and sorted before serializing, so two builds of the same input write
-byte-identical files. Every file is written to a temporary file in the output folder first and
+byte-identical files: the default graph first, then each named graph by name, each in the order
+of its N-Triples lines. Every file is written to a temporary file in the output folder first and
 renamed into place only once all of them have been written.
+
+A build does not hold its quads in Python: `write_store_exports` dumps each graph of the store
+as N-Triples (Oxigraph writes the same canonical lines pyoxigraph does), sorts the lines in
+bounded chunks merged from disk, writes N-Triples and N-Quads from the sorted lines and streams
+them through pyoxigraph's serializers for the other formats. `export_store` does the same for
+one format, and `write_exports` for a list of quads gives the same bytes.
 """
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import json
 import os
+import shutil
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from pyoxigraph import DefaultGraph, Quad, RdfFormat, serialize
+from pyoxigraph import DefaultGraph, NamedNode, Quad, RdfFormat, parse, serialize
 
 from graph.errors import PaperkgError
 from graph.namespaces import DEFAULT_BASE, prefixes
@@ -41,6 +51,10 @@ GRAPH_FILES: dict[str, str] = {
     "graph.nq": "nq",
 }
 REPORT_FILES = ("report.json", "report.md")
+#: Lines sorted in memory at once (~100-200 MB of text) before runs are merged from disk.
+SORT_CHUNK_LINES = 500_000
+#: Bytes copied per read when a sorted file becomes an export.
+_COPY = 1 << 20
 
 
 class ExportError(PaperkgError):
@@ -86,6 +100,7 @@ def _write_all(folder: Path, writers: Mapping[str, Any]) -> list[Path]:
     temps: dict[str, str] = {}
     try:
         folder.mkdir(parents=True, exist_ok=True)
+        _remove_stale_temps(folder, writers)
         for name, write in writers.items():
             with _temp_file(folder, name) as handle:
                 temps[name] = handle.name
@@ -106,6 +121,16 @@ def _write_all(folder: Path, writers: Mapping[str, Any]) -> list[Path]:
         for temp in temps.values():
             try:
                 os.unlink(temp)
+            except OSError:
+                pass
+
+
+def _remove_stale_temps(folder: Path, names: Iterable[str]) -> None:
+    """Temporary files a killed earlier write left behind (a finished write leaves none)."""
+    for name in names:
+        for stale in folder.glob(f".{name}.*.tmp"):
+            try:
+                stale.unlink()
             except OSError:
                 pass
 
@@ -137,25 +162,172 @@ def write_exports(
     return _write_all(Path(out_dir), writers)
 
 
-def export_store(store: Any, fmt: str, out_path: str | os.PathLike) -> Path:
-    """Write a store's graph as `fmt` (ttl, nt, jsonld, rdfxml: the facts; trig, nq: all)."""
-    if fmt not in FORMATS:
-        raise ExportError(f"unknown export format {fmt!r}; known formats: {', '.join(FORMATS)}")
-    datasets = FORMATS[fmt][1]
-    ordered = sort_quads(store.quads() if datasets else store.quads(""))
-    base = infer_base(ordered) if datasets else _base_from_store(store)
-    target = Path(out_path)
-    folder = target.parent if str(target.parent) else Path(".")
-    _write_all(
-        folder, {target.name: lambda handle: serialize_quads(ordered, fmt, handle, base=base)}
-    )
-    return target
+# -- exports from a store, without holding its quads -------------------------------------------
 
 
-def _base_from_store(store: Any) -> str:
-    """The instance base, from the provenance graph's name (no full scan of the facts)."""
-    for solution in store.query("SELECT DISTINCT ?g WHERE { GRAPH ?g { } }"):
-        name = solution["g"].value
+def _dump_graph(store: Any, graph: str, path: Path) -> None:
+    """One graph of `store` as N-Triples lines in `path` (any order)."""
+    dump = getattr(store, "dump_graph", None)
+    if dump is not None:
+        dump(path, graph)
+        return
+    with open(path, "w", encoding="utf-8", newline="\n") as out:
+        for quad in store.quads(graph):
+            out.write(f"{quad.triple} .\n")
+
+
+def _sorted_runs(path: Path, work: Path) -> Iterator[str]:
+    """The distinct lines of `path` in sorted order, SORT_CHUNK_LINES at a time in memory."""
+    runs: list[Path] = []
+    with open(path, encoding="utf-8", newline="\n") as source:
+        while True:
+            chunk = list(itertools.islice(source, SORT_CHUNK_LINES))
+            if not chunk:
+                break
+            chunk = sorted(set(chunk))
+            if not runs and len(chunk) < SORT_CHUNK_LINES and not source.readline():
+                yield from chunk  # the common case: one chunk, no run files
+                return
+            run = work / f"{path.name}.run{len(runs)}"
+            with open(run, "w", encoding="utf-8", newline="\n") as out:
+                out.writelines(chunk)
+            runs.append(run)
+            del chunk
+    handles = [open(run, encoding="utf-8", newline="\n") for run in runs]  # noqa: SIM115
+    try:
+        previous = None
+        for line in heapq.merge(*handles):
+            if line != previous:
+                yield line
+                previous = line
+    finally:
+        for handle in handles:
+            handle.close()
+
+
+class SortedGraphs:
+    """A store's graphs as sorted N-Triples files in a work folder: the default graph
+    (`facts`), and `dataset`, N-Quads of every graph in export order."""
+
+    def __init__(self, store: Any, work: Path, *, dataset: bool = True) -> None:
+        self.work = work
+        self.names = sorted(_named_graphs(store)) if dataset else []
+        self.facts = work / "facts.nt"
+        self.dataset = work / "dataset.nq" if dataset else None
+        self.base = _base_of(self.names)
+        raw = work / "raw.nt"
+        _dump_graph(store, "", raw)
+        dataset_out: IO[str] | None = None
+        if self.dataset is not None:
+            dataset_out = open(self.dataset, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+        try:
+            with open(self.facts, "w", encoding="utf-8", newline="\n") as facts:
+                for line in _sorted_runs(raw, work):
+                    facts.write(line)
+                    if dataset_out is not None:
+                        dataset_out.write(line)
+            for name in self.names:
+                _dump_graph(store, name, raw)
+                suffix = f" <{name}> .\n"
+                dataset_out.writelines(line[:-3] + suffix for line in _sorted_runs(raw, work))
+        finally:
+            if dataset_out is not None:
+                dataset_out.close()
+            for leftover in work.glob("raw.nt*"):
+                leftover.unlink()
+
+    def writer(self, fmt: str) -> Callable[[IO[bytes]], None]:
+        """Writes the export in `fmt` (a FORMATS name) to a binary handle."""
+        rdf_format, datasets, _ = FORMATS[fmt]
+        source = self.dataset if datasets else self.facts
+        if source is None:
+            raise ValueError(f"{fmt} needs the named graphs, which were not sorted")
+
+        def write(handle: IO[bytes]) -> None:
+            if rdf_format in (RdfFormat.N_TRIPLES, RdfFormat.N_QUADS):
+                with open(source, "rb") as lines:
+                    shutil.copyfileobj(lines, handle, _COPY)
+                return
+            quads = parse(path=str(source), format=RdfFormat.N_QUADS if datasets
+                          else RdfFormat.N_TRIPLES)
+            names = prefixes(self.base) if rdf_format in (RdfFormat.TURTLE, RdfFormat.TRIG,
+                                                          RdfFormat.RDF_XML) else None
+            serialize(quads, handle, rdf_format, prefixes=names)
+
+        return write
+
+
+def _named_graphs(store: Any) -> list[str]:
+    names = getattr(store, "named_graphs", None)
+    if names is not None:
+        return list(names())
+    rows = store.query("SELECT DISTINCT ?g WHERE { GRAPH ?g { } }")
+    return [row["g"].value for row in rows if isinstance(row["g"], NamedNode)]
+
+
+def _base_of(graph_names: Iterable[str]) -> str:
+    for name in graph_names:
         if name.endswith("graph/provenance"):
             return name[: -len("graph/provenance")]
     return DEFAULT_BASE
+
+
+def _work_folder(folder: Path) -> Path:
+    """A fresh sort folder beside the exports (same disk); a killed run's are removed first."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob(".paperkg-sort-*"):
+        shutil.rmtree(stale, ignore_errors=True)
+    return Path(tempfile.mkdtemp(prefix=".paperkg-sort-", dir=folder))
+
+
+def write_store_exports(
+    store: Any, out_dir: str | os.PathLike, *, report: Mapping[str, Any]
+) -> list[Path]:
+    """`write_exports` of everything in `store`, with its quads sorted on disk, not in memory.
+
+    Gives the same bytes as `write_exports(store.quads(), ...)`.
+    """
+    folder = Path(out_dir)
+    try:
+        work = _work_folder(folder)
+    except OSError as exc:
+        raise ExportError(f"cannot write exports to {folder}: {exc.strerror or exc}") from None
+    try:
+        try:
+            graphs = SortedGraphs(store, work)
+        except OSError as exc:
+            raise ExportError(
+                f"cannot write exports to {folder}: {exc.strerror or exc}"
+            ) from None
+        writers: dict[str, Any] = {name: graphs.writer(fmt) for name, fmt in GRAPH_FILES.items()}
+        writers["report.json"] = lambda handle: handle.write(report_json(report))
+        writers["report.md"] = lambda handle: handle.write(render_markdown(report).encode())
+        return _write_all(folder, writers)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def export_store(store: Any, fmt: str, out_path: str | os.PathLike) -> Path:
+    """Write a store's graph as `fmt` (ttl, nt, jsonld, rdfxml: the facts; trig, nq: all),
+    byte for byte as a build exports it; the quads are sorted on disk, not in memory."""
+    if fmt not in FORMATS:
+        raise ExportError(f"unknown export format {fmt!r}; known formats: {', '.join(FORMATS)}")
+    datasets = FORMATS[fmt][1]
+    target = Path(out_path)
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        work = _work_folder(folder)
+    except OSError as exc:
+        raise ExportError(f"cannot write {target}: {exc.strerror or exc}") from None
+    try:
+        try:
+            graphs = SortedGraphs(store, work, dataset=datasets)
+            if not datasets:
+                # The facts formats want the base only, from the graph names.
+                graphs.base = _base_of(_named_graphs(store))
+        except OSError as exc:
+            raise ExportError(f"cannot write {target}: {exc.strerror or exc}") from None
+        _write_all(folder, {target.name: graphs.writer(fmt)})
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return target

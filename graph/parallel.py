@@ -1,4 +1,5 @@
-"""Extraction over local worker processes, with the same output as a serial run.
+"""Extraction, and writing the graph as N-Quads, over local worker processes, with the same
+output as a serial run.
 
 spaCy's own `nlp.pipe(n_process=N)` parallelises only the pipeline: every Doc is serialised
 back to the parent, where the extractors then run on one core, so the rule-based extractors
@@ -15,14 +16,15 @@ import math
 import multiprocessing
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
 from graph import extractors as registry
 from graph import nlp as nlp_loader
 from graph.errors import PaperkgError
-from graph.model import Paper, PaperExtraction
+from graph.model import Paper, PaperExtraction, ResolvedCorpus
 
 #: Bounds of one chunk: small enough to balance the workers and stream results, large enough
 #: that the per-chunk pickling and scheduling overhead stays negligible.
@@ -57,7 +59,7 @@ def _extract_chunk(papers: Sequence[Paper]) -> list[PaperExtraction]:
     )
 
 
-def chunks(papers: Sequence[Paper], workers: int) -> list[Sequence[Paper]]:
+def chunks(papers: Sequence, workers: int) -> list[Sequence]:
     """Contiguous slices of `papers`, in order, sized for `workers` processes."""
     if not papers:
         return []
@@ -135,6 +137,65 @@ def extract_parallel(
         if progress is not None:
             progress(len(part))
     return results
+
+
+# -- writing N-Quads ----------------------------------------------------------------------------
+
+#: A chunk of papers to write: what `graph.rdf.paper_lines` needs for each, and the file.
+_WriteJob = tuple[list[tuple[PaperExtraction, list, dict, str | None]], str, str]
+
+
+def _write_chunk(job: _WriteJob) -> str:
+    from graph.rdf import paper_lines
+
+    papers, path, base = job
+    with open(path, "w", encoding="utf-8", newline="\n") as out:
+        for extraction, links, entities, venue in papers:
+            out.writelines(paper_lines(extraction, links, base=base, entities=entities,
+                                       venue_title=venue))
+    return path
+
+
+def write_papers_parallel(
+    resolved: ResolvedCorpus,
+    keys: Sequence[str],
+    folder: Path,
+    *,
+    base: str,
+    workers: int,
+    venue_titles: Mapping[str, str] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[Path]:
+    """The papers `keys` of `resolved` as N-Quads files in `folder`, one per chunk, written by
+    `workers` processes; the files in key order. Each chunk ships only its papers and the
+    entities they link (the resolve step stays here), and comes back as a path.
+    """
+    venue_titles = venue_titles or {}
+
+    def jobs() -> Iterator[_WriteJob]:
+        for n, part in enumerate(chunks(keys, workers)):
+            papers = []
+            for key in part:
+                links = list(resolved.links.get(key, []))
+                entities = {ref: resolved.entities[ref] for ref in links if ref is not None}
+                papers.append((resolved.extractions[key], links, entities,
+                               venue_titles.get(key)))
+            yield papers, str(folder / f"papers-{n:05d}.nq"), base
+
+    sizes = [len(part) for part in chunks(keys, workers)]
+    paths: list[Path] = []
+    with ProcessPoolExecutor(max_workers=min(workers, len(sizes)),
+                             mp_context=_context()) as pool:
+        try:
+            for path, size in zip(pool.map(_write_chunk, jobs()), sizes, strict=True):
+                paths.append(Path(path))
+                if progress is not None:
+                    progress(size)
+        except BrokenProcessPool as exc:
+            raise PaperkgError(
+                f"a worker process writing the graph died ({exc}); try fewer --workers"
+            ) from None
+    return paths
 
 
 def default_workers() -> int:

@@ -10,6 +10,7 @@ store equal the quads written.
 from __future__ import annotations
 
 import functools
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
@@ -628,3 +629,307 @@ def corpus_quads(
     quads.extend(taxonomy_part)
     quads.extend(domain_quads(resolved, taxonomy_part, base))
     return sort_quads(quads)
+
+
+# -- N-Quads text -----------------------------------------------------------------------------
+#
+# The build's fast path: the same quads as `paper_quads` / `entity_quads`, written straight as
+# canonical N-Quads lines (the bytes pyoxigraph itself writes for them), with no Quad objects.
+# A build streams these lines to a file and bulk loads it; tests/test_rdf.py checks that they
+# parse to exactly the quads of the functions above, which stay the reference.
+
+#: N-Triples escapes, as Oxigraph writes them: the named ones, \uXXXX for other controls.
+_ESCAPES = {i: f"\\u{i:04X}" for i in (*range(0x20), 0x7F)}
+_ESCAPES.update({0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0C: "\\f", 0x0D: "\\r",
+                 ord('"'): '\\"', ord("\\"): "\\\\"})
+_NEEDS_ESCAPE = frozenset(chr(i) for i in _ESCAPES)
+
+
+def nt_string(value: str) -> str:
+    """A plain (xsd:string) literal in N-Triples syntax."""
+    if _NEEDS_ESCAPE.isdisjoint(value):
+        return f'"{value}"'
+    return f'"{value.translate(_ESCAPES)}"'
+
+
+def _t(node: NamedNode) -> str:
+    return f"<{node.value}>"
+
+
+def nt_iri(value: str) -> str:
+    """An IRI in N-Triples syntax; ValueError for one a store would refuse."""
+    if not _IRI_OK.match(value):
+        NamedNode(value)  # raises ValueError naming what is wrong
+    return f"<{value}>"
+
+
+_IRI_OK = re.compile(r"^[a-z][a-z0-9+.\-]*:[^<>\"{}|^`\\\x00-\x20]*$")
+
+_A, _LABEL, _SUPPORT_T = _t(A), _t(RDFS_LABEL), _t(SUPPORT)
+_XSD_INT_T, _XSD_DEC_T = _t(XSD_INTEGER), _t(XSD_DECIMAL)
+
+
+def _nt_integer(value: int) -> str:
+    return f'"{int(value)}"^^{_XSD_INT_T}'
+
+
+@functools.lru_cache(maxsize=4096)
+def _nt_confidence(value: float) -> str:
+    return str(confidence(value))
+
+
+def _nt_decimal(value: Decimal | float | int | str) -> str:
+    return f'"{canonical_decimal(value)}"^^{_XSD_DEC_T}'
+
+
+def entity_lines(entity: Entity, *, base: str = DEFAULT_BASE) -> list[str]:
+    """`entity_quads` as N-Quads lines."""
+    try:
+        cls = ENTITY_CLASS[entity.type]
+    except KeyError:
+        raise ValueError(
+            f"entity {entity.ref!r} has unknown type {entity.type!r}; "
+            f"known types: {', '.join(ENTITY_CLASS)}"
+        ) from None
+    node = nt_iri(entity_iri(base, entity.type, entity.slug))
+    lines = [
+        f"{node} {_A} {_t(cls)} .\n",
+        f"{node} {_A} {_t(SKOS_CONCEPT)} .\n",
+        f"{node} {_LABEL} {nt_string(entity.label)} .\n",
+        f"{node} {_SUPPORT_T} {_nt_integer(entity.support)} .\n",
+    ]
+    alt = _t(SKOS_ALT)
+    for alias in sorted(entity.aliases):
+        if alias != entity.label:
+            lines.append(f"{node} {alt} {nt_string(alias)} .\n")
+    return lines
+
+
+def _annotation_lines(
+    ann: str, body: str, source: str, start: int, end: int, exact: str, conf: float,
+    extractor: str, graph: str,
+) -> list[str]:
+    node, target = f"<{ann}>", f"<{ann}#target>"
+    position, quote = f"<{ann}#position>", f"<{ann}#quote>"
+    g = f" {graph} .\n"
+    return [
+        f"{node} {_A} {_t(OA_ANNOTATION)}{g}",
+        f"{node} {_t(OA_BODY)} {body}{g}",
+        f"{node} {_t(OA_TARGET)} {target}{g}",
+        f"{node} {_t(CONFIDENCE)} {_nt_confidence(conf)}{g}",
+        f"{node} {_t(PROV_GENERATED_BY)} {nt_iri(extractor_iri(extractor))}{g}",
+        f"{target} {_A} {_t(OA_SPECIFIC)}{g}",
+        f"{target} {_t(OA_SOURCE)} {source}{g}",
+        f"{target} {_t(OA_SELECTOR)} {position}{g}",
+        f"{target} {_t(OA_SELECTOR)} {quote}{g}",
+        f"{position} {_A} {_t(OA_POSITION)}{g}",
+        f"{position} {_t(OA_START)} {_nt_integer(start)}{g}",
+        f"{position} {_t(OA_END)} {_nt_integer(end)}{g}",
+        f"{quote} {_A} {_t(OA_QUOTE)}{g}",
+        f"{quote} {_t(OA_EXACT)} {nt_string(exact)}{g}",
+    ]
+
+
+def extractor_lines(name: str, *, base: str = DEFAULT_BASE) -> list[str]:
+    """`extractor_quads` as N-Quads lines."""
+    node = nt_iri(extractor_iri(name))
+    g = f" <{provenance_graph(base)}> .\n"
+    return [
+        f"{node} {_A} {_t(PROV_ACTIVITY)}{g}",
+        f"{node} {_A} {_t(PROV_SOFTWARE_AGENT)}{g}",
+        f"{node} {_LABEL} {nt_string(name)}{g}",
+    ]
+
+
+def _result_lines(
+    node: str, result: ResultRecord, surfaces: Mapping[tuple[str, str], str], base: str
+) -> list[str]:
+    lines = [
+        f"{node} {_A} {_t(RESULT)} .\n",
+        f"{node} {_t(VALUE)} {_nt_decimal(result.value)} .\n",
+        f"{node} {_t(SCHEMA_TEXT)} {nt_string(result.text)} .\n",
+    ]
+    if result.unit:
+        lines.append(f"{node} {_t(UNIT)} {nt_string(result.unit)} .\n")
+    for field, (types, iri_predicate, name_predicate) in RESULT_FIELDS.items():
+        surface = getattr(result, field)
+        if not surface:
+            continue
+        key = label_key(surface)
+        ref = next((surfaces[(t, key)] for t in types if (t, key) in surfaces), None)
+        if ref is not None:
+            type_, _, slug = ref.partition("/")
+            lines.append(f"{node} {_t(iri_predicate)} {nt_iri(entity_iri(base, type_, slug))} .\n")
+        else:
+            lines.append(f"{node} {_t(name_predicate)} {nt_string(surface)} .\n")
+    return lines
+
+
+def _claim_lines(
+    node: str, mention: Mention, mentions: Sequence[Mention], links: Sequence[str | None],
+    surfaces: Mapping[tuple[str, str], str], base: str, key: str, n: int,
+) -> list[str]:
+    lines = [
+        f"{node} {_A} {_t(CLAIM)} .\n",
+        f"{node} {_A} {_t(SCHEMA_CLAIM)} .\n",
+        f"{node} {_t(SCHEMA_TEXT)} {nt_string(mention.text)} .\n",
+    ]
+    if mention.claim_kind is not None:
+        try:
+            kind = CLAIM_KIND_IRI[mention.claim_kind]
+        except KeyError:
+            raise ValueError(
+                f"paper {key}: claim kind {mention.claim_kind!r} is not one of "
+                f"{', '.join(CLAIM_KIND_IRI)}"
+            ) from None
+        lines.append(f"{node} {_t(CLAIM_KIND)} {_t(kind)} .\n")
+    about = sorted(
+        {
+            ref
+            for other, ref in zip(mentions, links, strict=False)
+            if ref is not None
+            and other.type in ENTITY_TYPES
+            and mention.start <= other.start
+            and other.end <= mention.end
+        }
+    )
+    for ref in about:
+        type_, _, slug = ref.partition("/")
+        lines.append(f"{node} {_t(ABOUT)} {nt_iri(entity_iri(base, type_, slug))} .\n")
+    for m, result in enumerate(mention.results, start=1):
+        result_node = nt_iri(result_iri(base, key, n, m))
+        lines.append(f"{node} {_t(HAS_RESULT)} {result_node} .\n")
+        lines.extend(_result_lines(result_node, result, surfaces, base))
+    return lines
+
+
+def paper_lines(
+    extraction: PaperExtraction,
+    links: Sequence[str | None],
+    *,
+    base: str = DEFAULT_BASE,
+    entities: Mapping[str, Entity] | None = None,
+    venue_title: str | None = None,
+) -> list[str]:
+    """`paper_quads` as N-Quads lines, in the same order, deduplicated."""
+    check_base(base)
+    paper = extraction.paper
+    mentions = extraction.mentions
+    key = paper.key
+    node = nt_iri(paper_iri(base, key))
+    prov = f"<{provenance_graph(base)}>"
+    lines = [
+        f"{node} {_A} {_t(PAPER)} .\n",
+        f"{node} {_A} {_t(SCHOLARLY_ARTICLE)} .\n",
+        f"{node} {_t(DC_ABSTRACT)} {nt_string(paper.abstract)} .\n",
+        f"{node} {_t(DC_IDENTIFIER)} {nt_string(key)} .\n",
+        f"{node} {_LABEL} {nt_string(paper_label(extraction, links, entities))} .\n",
+    ]
+    if paper.title and paper.title.strip():
+        lines.append(f"{node} {_t(DC_TITLE)} {nt_string(paper.title)} .\n")
+    if paper.year is not None:
+        lines.append(f"{node} {_t(DC_ISSUED)} {year(paper.year)} .\n")
+    for author in paper.authors:
+        if author.strip():
+            lines.append(f"{node} {_t(DC_CREATOR)} {nt_string(author)} .\n")
+    venue = paper.venue or venue_title
+    if venue:
+        lines.append(f"{node} {_t(SCHEMA_PART_OF)} {nt_string(venue)} .\n")
+    for keyword in paper.keywords:
+        if keyword.strip():
+            lines.append(f"{node} {_t(SCHEMA_KEYWORDS)} {nt_string(keyword)} .\n")
+    if paper.url:
+        url = nt_string(paper.url)
+        lines.append(f"{node} {_t(SCHEMA_URL)} {url}^^{_t(XSD_ANYURI)} .\n")
+
+    order = _mention_order(mentions)
+    surfaces = _surface_index(mentions, links, entities)
+    claim_numbers: dict[int, int] = {}
+    for i in order:
+        if mentions[i].type == "claim":
+            claim_numbers[i] = len(claim_numbers) + 1
+
+    extractors: set[str] = set()
+    annotation_number = 0
+    for i in order:
+        mention = mentions[i]
+        ref = links[i] if i < len(links) else None
+        if mention.type == "claim":
+            n = claim_numbers[i]
+            body = nt_iri(claim_iri(base, key, n))
+            lines.append(f"{node} {_t(MAKES_CLAIM)} {body} .\n")
+            lines.extend(_claim_lines(body, mention, mentions, links, surfaces, base, key, n))
+        elif mention.type == "domain":
+            body = nt_iri(entity_iri(base, "domain", _domain_slug(mention)))
+            lines.append(f"{node} {_t(IN_DOMAIN)} {body} .\n")
+        elif ref is not None:
+            type_, _, slug = ref.partition("/")
+            body = nt_iri(entity_iri(base, type_, slug))
+            predicate = PROPOSES if mention.proposed else LINK_PREDICATE.get(type_)
+            if predicate is None:
+                raise ValueError(f"paper {key}: link {ref!r} has an unknown entity type")
+            lines.append(f"{node} {_t(predicate)} {body} .\n")
+        else:
+            continue
+        annotation_number += 1
+        ann = annotation_iri(base, key, annotation_number)
+        extractors.add(mention.extractor)
+        lines.extend(
+            _annotation_lines(
+                ann, body, node, mention.start, mention.end, mention.text,
+                mention.confidence, mention.extractor, prov,
+            )
+        )
+        if mention.type == "claim":
+            n = claim_numbers[i]
+            for m, result in enumerate(mention.results, start=1):
+                lines.extend(
+                    _annotation_lines(
+                        annotation_iri(base, key, annotation_number, f"r{m}"),
+                        f"<{result_iri(base, key, n, m)}>", node,
+                        result.start, result.end, result.text,
+                        mention.confidence, mention.extractor, prov,
+                    )
+                )
+    for name in sorted(extractors):
+        lines.extend(extractor_lines(name, base=base))
+    return list(dict.fromkeys(lines))
+
+
+def quad_line(quad: Quad) -> str:
+    """One Quad as an N-Quads line (pyoxigraph's own syntax)."""
+    return f"{quad} .\n"
+
+
+def corpus_level_lines(
+    resolved: ResolvedCorpus, *, base: str = DEFAULT_BASE, taxonomy: str | Path | None = None
+) -> Iterable[str]:
+    """The lines no single paper owns: entities with their support, the taxonomy, domains."""
+    for ref in sorted(resolved.entities):
+        yield from entity_lines(resolved.entities[ref], base=base)
+    taxonomy_part = taxonomy_quads(taxonomy, base=base)
+    for quad in taxonomy_part:
+        yield quad_line(quad)
+    for quad in domain_quads(resolved, taxonomy_part, base):
+        yield quad_line(quad)
+
+
+def corpus_lines(
+    resolved: ResolvedCorpus,
+    *,
+    base: str = DEFAULT_BASE,
+    venue_titles: Mapping[str, str] | None = None,
+    taxonomy: str | Path | None = None,
+) -> Iterable[str]:
+    """Every line of a build, paper by paper (key order), then the corpus-level ones.
+
+    Unsorted, and a line may repeat across papers (extractor agents): what a bulk load takes.
+    """
+    check_base(base)
+    venue_titles = venue_titles or {}
+    for key in sorted(resolved.extractions):
+        yield from paper_lines(
+            resolved.extractions[key], resolved.links.get(key, []), base=base,
+            entities=resolved.entities, venue_title=venue_titles.get(key),
+        )
+    yield from corpus_level_lines(resolved, base=base, taxonomy=taxonomy)

@@ -7,12 +7,12 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pyoxigraph import DefaultGraph, NamedNode, Quad
 
-from graph.model import ResolvedCorpus
+from graph.model import Entity, PaperExtraction, ResolvedCorpus
 from graph.namespaces import PKG, PREFIXES, RDF
 from graph.rdf import LINK_PREDICATE, PROPOSES, paper_label
 
@@ -29,60 +29,116 @@ def curie(iri: str) -> str:
     return iri
 
 
-def build_report(resolved: ResolvedCorpus, quads: Iterable[Quad]) -> dict[str, Any]:
-    classes: Counter[str] = Counter()
-    links: Counter[str] = Counter()
-    kinds: Counter[str] = Counter()
-    facts = provenance = 0
-    claims: set[str] = set()
-    for quad in quads:
-        if not isinstance(quad.graph_name, DefaultGraph):
-            provenance += 1
-            continue
-        facts += 1
-        predicate = quad.predicate.value
-        if predicate == _TYPE and isinstance(quad.object, NamedNode):
-            classes[curie(quad.object.value)] += 1
-            if quad.object.value == PKG + "Claim":
-                claims.add(quad.subject.value)
-        elif predicate in _LINKS:
-            links[curie(predicate)] += 1
-        elif predicate == _CLAIM_KIND:
-            kinds[quad.object.value.removeprefix(PKG).lower()] += 1
-    unknown_kind = len(claims) - sum(kinds.values())
-    if unknown_kind > 0:
-        kinds["unknown"] = unknown_kind
+class ReportBuilder:
+    """A report assembled paper by paper, so a build can drop each paper once it is written.
 
-    without: dict[str, list[dict[str, str]]] = {"methods": [], "domains": [], "claims": []}
-    for key in sorted(resolved.extractions):
-        extraction = resolved.extractions[key]
-        refs = resolved.links.get(key, [])
+    `add_paper` for every paper (any order), `count_quads` or `count_store` for the graph's
+    counts, then `finish`.
+    """
+
+    def __init__(self) -> None:
+        self.papers = 0
+        self.without: dict[str, list[dict[str, str]]] = {"methods": [], "domains": [],
+                                                         "claims": []}
+        self.counts: dict[str, Any] = {}
+
+    def add_paper(self, extraction: PaperExtraction, refs: Sequence[str | None],
+                  entities: Mapping[str, Entity] | None) -> None:
+        self.papers += 1
         types = {ref.partition("/")[0] for ref in refs if ref}
         mention_types = {m.type for m in extraction.mentions}
-        entry = {"key": key, "title": paper_label(extraction, refs, resolved.entities)}
-        if "method" not in types:
-            without["methods"].append(entry)
+        missing = ["methods"] if "method" not in types else []
         if "domain" not in mention_types and "domain" not in types:
-            without["domains"].append(entry)
+            missing.append("domains")
         if "claim" not in mention_types:
-            without["claims"].append(entry)
+            missing.append("claims")
+        if missing:
+            entry = {"key": extraction.paper.key,
+                     "title": paper_label(extraction, refs, entities)}
+            for kind in missing:
+                self.without[kind].append(entry)
 
-    entities = Counter(entity.type for entity in resolved.entities.values())
-    return {
-        "papers": len(resolved.extractions),
-        "entities": dict(sorted(entities.items())),
-        "quads": facts + provenance,
-        "facts": facts,
-        "provenance": provenance,
-        "classes": dict(sorted(classes.items())),
-        "links": dict(sorted(links.items())),
-        "claims": dict(sorted(kinds.items())),
-        "results": classes.get("pkg:Result", 0),
-        "papers_without": without,
-        "duplicates": [
-            {"kept": kept, "dropped": dropped} for kept, dropped in sorted(resolved.duplicates)
-        ],
-    }
+    def count_quads(self, quads: Iterable[Quad]) -> None:
+        classes: Counter[str] = Counter()
+        links: Counter[str] = Counter()
+        kinds: Counter[str] = Counter()
+        facts = provenance = 0
+        for quad in quads:
+            if not isinstance(quad.graph_name, DefaultGraph):
+                provenance += 1
+                continue
+            facts += 1
+            predicate = quad.predicate.value
+            if predicate == _TYPE and isinstance(quad.object, NamedNode):
+                classes[curie(quad.object.value)] += 1
+            elif predicate in _LINKS:
+                links[curie(predicate)] += 1
+            elif predicate == _CLAIM_KIND:
+                kinds[quad.object.value.removeprefix(PKG).lower()] += 1
+        self.counts = {"facts": facts, "provenance": provenance, "classes": classes,
+                       "links": links, "kinds": kinds}
+
+    def count_store(self, store: Any) -> None:
+        """The same counts as `count_quads(store.quads())`, by SPARQL aggregates in the store."""
+
+        def grouped(sparql: str) -> dict[str, int]:
+            return {row["k"].value: int(row["n"].value) for row in store.query(sparql)}
+
+        def number(sparql: str) -> int:
+            return int(next(iter(store.query(sparql)))["n"].value)
+
+        links = " ".join(f"<{iri}>" for iri in sorted(_LINKS))
+        classes = grouped(f"SELECT ?k (COUNT(*) AS ?n) WHERE {{ ?s <{_TYPE}> ?k "
+                          "FILTER(isIRI(?k)) } GROUP BY ?k")
+        self.counts = {
+            "facts": number("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"),
+            "provenance": number("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }"),
+            "classes": Counter({curie(k): n for k, n in classes.items()}),
+            "links": Counter({curie(k): n for k, n in grouped(
+                f"SELECT ?k (COUNT(*) AS ?n) WHERE {{ VALUES ?k {{ {links} }} ?s ?k ?o }} "
+                "GROUP BY ?k").items()}),
+            "kinds": Counter({k.removeprefix(PKG).lower(): n for k, n in grouped(
+                f"SELECT ?k (COUNT(*) AS ?n) WHERE {{ ?s <{_CLAIM_KIND}> ?k }} "
+                "GROUP BY ?k").items()}),
+        }
+
+    def finish(self, *, entities: Mapping[str, Entity] | Counter[str],
+               duplicates: Iterable[tuple[str, str]]) -> dict[str, Any]:
+        counts = self.counts
+        classes, kinds = counts["classes"], Counter(counts["kinds"])
+        # Counted in the store, a claim is a node typed pkg:Claim (one type quad each).
+        unknown_kind = classes.get("pkg:Claim", 0) - sum(kinds.values())
+        if unknown_kind > 0:
+            kinds["unknown"] = unknown_kind
+        if isinstance(entities, Counter):
+            per_type = entities
+        else:
+            per_type = Counter(entity.type for entity in entities.values())
+        return {
+            "papers": self.papers,
+            "entities": dict(sorted(per_type.items())),
+            "quads": counts["facts"] + counts["provenance"],
+            "facts": counts["facts"],
+            "provenance": counts["provenance"],
+            "classes": dict(sorted(classes.items())),
+            "links": dict(sorted(counts["links"].items())),
+            "claims": dict(sorted(kinds.items())),
+            "results": classes.get("pkg:Result", 0),
+            "papers_without": {kind: sorted(entries, key=lambda e: e["key"])
+                               for kind, entries in self.without.items()},
+            "duplicates": [
+                {"kept": kept, "dropped": dropped} for kept, dropped in sorted(duplicates)
+            ],
+        }
+
+
+def build_report(resolved: ResolvedCorpus, quads: Iterable[Quad]) -> dict[str, Any]:
+    builder = ReportBuilder()
+    for key in sorted(resolved.extractions):
+        builder.add_paper(resolved.extractions[key], resolved.links.get(key, []),
+                          resolved.entities)
+    builder.count_quads(quads)
+    return builder.finish(entities=resolved.entities, duplicates=resolved.duplicates)
 
 
 def _escape(value: Any) -> str:

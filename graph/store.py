@@ -18,6 +18,7 @@ import fcntl
 import os
 import re
 import shutil
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -32,6 +33,7 @@ from pyoxigraph import (
     QueryBoolean,
     QuerySolutions,
     QueryTriples,
+    RdfFormat,
 )
 
 from graph.errors import QueryError, StoreError
@@ -82,6 +84,8 @@ class Store(Protocol):
     def remove_paper(self, key: str, *, base: str = DEFAULT_BASE) -> bool: ...
 
     def add_quads(self, quads: Iterable[Quad]) -> None: ...
+
+    def update(self, sparql: str) -> None: ...
 
     def generation(self) -> str: ...
 
@@ -347,6 +351,87 @@ class EmbeddedStore:
             fresh.flush()
 
         self._write(fill, lambda db: None)
+
+    def replace_all_nquads(
+        self,
+        source: Sequence[bytes | str | os.PathLike] | Callable[[Path], Iterable[Path]],  # noqa
+        *,
+        count: bool = True,
+    ) -> int | None:
+        """Make the N-Quads in `source` the whole content, atomically; returns the quad count
+        (None with `count=False`, which saves a scan of the whole store).
+
+        `source` is a list of documents (bytes) and files (paths), or a function that writes
+        N-Quads files into the folder it is given and returns their paths: on disk that folder
+        is the new generation itself, so the text never needs to be held in memory, and the
+        files go once they are loaded (or with the generation, if the load fails). Files are
+        bulk loaded by Oxigraph, parsed and indexed without a Python object per quad.
+        """
+        def load(db: pyoxigraph.Store, folder: Path | None) -> None:
+            staged: list[Path] = []
+            try:
+                if callable(source):
+                    if folder is None:
+                        folder = Path(tempfile.mkdtemp(prefix="paperkg-load-"))
+                        staged.append(folder)
+                    items: Iterable = source(folder)
+                else:
+                    items = source
+                for item in items:
+                    try:
+                        if isinstance(item, bytes):
+                            db.bulk_load(item, format=RdfFormat.N_QUADS)
+                        else:
+                            db.bulk_load(path=os.fspath(item), format=RdfFormat.N_QUADS)
+                            if callable(source):
+                                os.unlink(item)
+                    except SyntaxError as exc:
+                        raise StoreError(
+                            f"cannot load N-Quads into the store at {self.location}: {exc}"
+                        ) from None
+            finally:
+                for path in staged:
+                    shutil.rmtree(path, ignore_errors=True)
+
+        if self.location == MEMORY and not self.read_only:
+            fresh = pyoxigraph.Store()
+            try:
+                load(fresh, None)
+            except OSError as exc:
+                raise _error(self.location, "write", exc) from None
+            self._store = fresh
+            self._memory_generation += 1
+            return len(fresh) if count else None
+
+        def fill(folder: str) -> None:
+            os.makedirs(folder)
+            fresh = pyoxigraph.Store(folder)
+            load(fresh, Path(folder))
+            fresh.flush()
+
+        self._write(fill, lambda db: None)
+        return len(self._db()) if count else None
+
+    def dump_graph(self, output: str | os.PathLike, graph: str = DEFAULT_GRAPH) -> None:
+        """Write one graph's triples to the file `output` as N-Triples (store order)."""
+        try:
+            self._db().dump(os.fspath(output), format=RdfFormat.N_TRIPLES,
+                            from_graph=_graph_term(graph))
+        except OSError as exc:
+            raise _error(self.location, "read", exc) from None
+
+    def update(self, sparql: str) -> None:
+        """Run a SPARQL Update request as one write: one transaction, one new generation."""
+        if not sparql.strip():
+            return
+
+        def change(db: pyoxigraph.Store) -> None:
+            try:
+                db.update(sparql)
+            except SyntaxError as exc:
+                raise QueryError(f"invalid SPARQL update: {exc}") from None
+
+        self._write(self._changed_copy(change), change)
 
     def _changed_copy(self, change: Callable[[pyoxigraph.Store], None]) -> Callable[[str], None]:
         def fill(folder: str) -> None:
