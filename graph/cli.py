@@ -155,15 +155,27 @@ def query(sparql, store, fmt):
 @user_errors
 def neighbours(node, store, depth, types, limit, as_json):
     """The k-hop neighbourhood of a node (an IRI, type/slug or paper/key)."""
-    from graph.network import neighbourhood_for_store
+    from dataclasses import asdict
 
-    data = neighbourhood_for_store(store, node, depth=depth, types=_types(types), limit=limit)
+    from graph import network
+    from graph.incremental import store_base
+    from graph.store import open_store
+
+    target = open_store(store, read_only=True)
+    try:
+        base = store_base(target)
+        graph = network.projection(target, base)
+        centre = network.resolve(graph, node, base)
+        data = asdict(network.neighbourhood(graph, centre, depth=depth, types=_types(types),
+                                            limit=limit))
+    finally:
+        target.close()
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
     for item in data["nodes"]:
         click.echo(f"{item['type']:8} {item['label']}  <{item['iri']}>")
-    if data.get("truncated"):
+    if data["truncated"]:
         click.echo(f"(trimmed to {limit} nodes)")
 
 
@@ -202,9 +214,10 @@ def export(store, fmt, out_path):
     target = open_store(store, read_only=True)
     try:
         if fmt == "graphml":
-            from graph.network import write_graphml
+            from graph import network
+            from graph.incremental import store_base
 
-            write_graphml(target, Path(out_path))
+            network.write_graphml(network.projection(target, store_base(target)), Path(out_path))
         else:
             from graph.export import export_store
 

@@ -25,6 +25,7 @@ import networkx as nx
 
 from graph.errors import PaperkgError
 from graph.namespaces import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
+from graph.slug import label_key
 
 LINKS = ("proposes", "usesMethod", "usesDataset", "usesModel", "addressesTask",
          "reportsMetric", "inDomain")
@@ -64,6 +65,14 @@ def resolve(graph: nx.DiGraph, node: str, base: str = DEFAULT_BASE) -> str:
     candidate = node_id(text, base) if text.startswith(("http://", "https://")) else text
     if candidate in graph:
         return candidate
+    if "/" not in text:
+        # A bare name ("FRAC", "ImageNet") picks the best-supported node so labelled.
+        key = label_key(text)
+        named = [n for n, data in graph.nodes(data=True)
+                 if label_key(data.get("label") or "") == key
+                 or any(label_key(a) == key for a in data.get("aliases") or ())]
+        if named:
+            return min(named, key=lambda n: _rank(graph, n))
     raise UnknownNode(f"node {node!r} is not in the graph")
 
 

@@ -163,3 +163,21 @@ def test_cli_export_graphml(demo_build, tmp_path):
 
     graph = nx.read_graphml(target)
     assert sum(1 for _, d in graph.nodes(data=True) if d.get("type") == "paper") == 19
+
+
+def test_cli_neighbours_by_type_slug_and_by_name(demo_build):
+    _, work = demo_build
+    runner = CliRunner()
+    by_id = runner.invoke(cli, ["neighbours", "domain/reinforcement-learning", "--json",
+                                "--store", str(work / "store")])
+    assert by_id.exit_code == 0, by_id.output
+    data = json.loads(by_id.output)
+    assert data["nodes"][0]["id"] == "domain/reinforcement-learning"
+    assert {n["type"] for n in data["nodes"][1:]} == {"paper"}
+    label = data["nodes"][0]["label"]
+    by_name = runner.invoke(cli, ["neighbours", label.upper(), "--json",
+                                  "--store", str(work / "store")])
+    assert json.loads(by_name.output)["nodes"][0]["id"] == "domain/reinforcement-learning"
+    missing = runner.invoke(cli, ["neighbours", "method/no-such-thing",
+                                  "--store", str(work / "store")])
+    assert missing.exit_code == 2 and "method/no-such-thing" in missing.output
