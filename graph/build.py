@@ -241,36 +241,33 @@ def _build_dask(
     papers: Sequence[Paper], *, scheduler, out_dir, store, base, spacy_model, extractors,
     duplicates, warnings,
 ) -> BuildResult:
-    """`--scheduler`: extract and write N-Quads per partition on the cluster, resolve here,
-    bulk load the partitions' documents."""
+    """`--scheduler`: extract on the cluster, resolve here, write N-Quads per partition on the
+    cluster into the new store generation, bulk load them."""
     from graph import export
-    from graph.distributed import build_graph_dask
+    from graph.distributed import connect, extract_dask, write_nquads_dask
     from graph.report import ReportBuilder
+    from graph.resolve import resolve
     from graph.store import open_store
 
-    resolved, documents = build_graph_dask(papers, scheduler=scheduler, base=base,
-                                           spacy_model=spacy_model, extractors=extractors)
-    resolved.duplicates = duplicates
-    reporter = ReportBuilder()
-    for key in sorted(resolved.extractions):
-        reporter.add_paper(resolved.extractions[key], resolved.links.get(key, []),
-                           resolved.entities)
-    target = open_store(store)
-    try:
-        replace_text = getattr(target, "replace_all_nquads", None)
-        if replace_text is not None:
-            replace_text(documents, count=False)
-        else:
-            from graph.distributed import write_nquads as load_documents
-
-            load_documents(target, documents)
-        location = target.location
-        reporter.count_store(target)
-        report = reporter.finish(entities=resolved.entities, duplicates=duplicates)
-        written = (export.write_store_exports(target, out_dir, report=report)
-                   if out_dir is not None else [])
-    finally:
-        target.close()
+    with connect(scheduler) as client:
+        resolved = resolve(extract_dask(papers, scheduler=client, spacy_model=spacy_model,
+                                        extractors=extractors))
+        resolved.duplicates = duplicates
+        reporter = ReportBuilder()
+        for key in sorted(resolved.extractions):
+            reporter.add_paper(resolved.extractions[key], resolved.links.get(key, []),
+                               resolved.entities)
+        target = open_store(store)
+        try:
+            _replace(target, lambda folder: write_nquads_dask(resolved, folder,
+                                                              scheduler=client, base=base))
+            location = target.location
+            reporter.count_store(target)
+            report = reporter.finish(entities=resolved.entities, duplicates=duplicates)
+            written = (export.write_store_exports(target, out_dir, report=report)
+                       if out_dir is not None else [])
+        finally:
+            target.close()
     return BuildResult(papers=report["papers"], entities=len(resolved.entities),
                        quads=report["quads"], store=location, exports=written, report=report,
                        warnings=warnings)

@@ -9,9 +9,11 @@ The build is map -> reduce -> map:
    linking (acronyms, aliases, support counts) is a reduce: it sees the whole corpus, so how
    the corpus was partitioned cannot change a single entity.
 3. `quads_dask`: each partition's papers are turned into N-Quads text on a worker with
-   `graph.rdf.paper_quads` (given only the entities its papers link to); the corpus-level
+   `graph.rdf.paper_lines` (given only the entities its papers link to); the corpus-level
    quads (entities with their support, the domain taxonomy) are one more document. The
-   documents are then bulk loaded (`load_nquads`, `write_nquads`).
+   documents are then bulk loaded (`load_nquads`, `write_nquads`). `paperkg build
+   --scheduler` writes them as files into the new store generation as the partitions finish
+   (`write_nquads_dask`) and bulk loads those.
 
 The union of the documents is exactly `graph.rdf.corpus_quads` of the same resolved corpus,
 so a distributed build gives the same graph as a serial one (tests/test_distributed.py).
@@ -47,7 +49,7 @@ CONNECT_TIMEOUT = "20s"
 
 
 @contextmanager
-def _client(scheduler: Any) -> Iterator[Any]:
+def connect(scheduler: Any) -> Iterator[Any]:
     """A Client for `scheduler`; one this function opened is closed on exit, a given one is not."""
     from distributed import Client
 
@@ -150,7 +152,7 @@ def extract_dask(
         raise PaperkgError(f"partitions must be at least 1, not {partitions}")
     if not papers:
         return []
-    with _client(scheduler) as client:
+    with connect(scheduler) as client:
         parts = partition(papers, partitions or _default_parts(len(papers), _threads(client)))
         results = _run(client, _extract_partition, parts, spacy_model=spacy_model,
                        extractors=tuple(extractors), batch_size=batch_size)
@@ -176,21 +178,15 @@ def paper_jobs(
     return jobs
 
 
-def _nquads(quads: Sequence[Any]) -> bytes:
-    from pyoxigraph import RdfFormat, serialize
-
-    return serialize(quads, format=RdfFormat.N_QUADS) or b""
-
-
 def _partition_nquads(jobs: Sequence[PaperJob], *, base: str) -> bytes:
-    from graph.rdf import paper_quads
+    # Written as text directly (graph.rdf.paper_lines): no Quad object per quad on the worker.
+    from graph.rdf import paper_lines
 
-    quads: dict[Any, None] = {}
+    lines: dict[str, None] = {}
     for extraction, links, entities, venue in jobs:
-        for quad in paper_quads(extraction, links, base=base, entities=entities,
-                                venue_title=venue):
-            quads[quad] = None
-    return _nquads(list(quads))
+        lines.update(dict.fromkeys(paper_lines(extraction, links, base=base, entities=entities,
+                                               venue_title=venue)))
+    return "".join(lines).encode("utf-8")
 
 
 def corpus_level_quads(
@@ -204,8 +200,18 @@ def corpus_level_quads(
         quads.extend(rdf.entity_quads(resolved.entities[ref], base=base))
     taxonomy_part = rdf.taxonomy_quads(taxonomy, base=base)
     quads.extend(taxonomy_part)
-    quads.extend(rdf._domain_quads(resolved, taxonomy_part, base))
+    quads.extend(rdf.domain_quads(resolved, taxonomy_part, base))
     return quads
+
+
+def corpus_level_nquads(
+    resolved: ResolvedCorpus, *, base: str, taxonomy: str | Path | None = None
+) -> bytes:
+    """`corpus_level_quads` as one N-Quads document."""
+    from graph.rdf import corpus_level_lines
+
+    lines = dict.fromkeys(corpus_level_lines(resolved, base=base, taxonomy=taxonomy))
+    return "".join(lines).encode("utf-8")
 
 
 def quads_dask(
@@ -233,11 +239,57 @@ def quads_dask(
     jobs = paper_jobs(resolved, venue_titles)
     documents: list[bytes] = []
     if jobs:
-        with _client(scheduler) as client:
+        with connect(scheduler) as client:
             parts = partition(jobs, partitions or _default_parts(len(jobs), _threads(client)))
             documents = _run(client, _partition_nquads, parts, base=base)
-    documents.append(_nquads(corpus_level_quads(resolved, base=base, taxonomy=taxonomy)))
+    documents.append(corpus_level_nquads(resolved, base=base, taxonomy=taxonomy))
     return documents
+
+
+def write_nquads_dask(
+    resolved: ResolvedCorpus,
+    folder: str | Path,
+    *,
+    scheduler: Any,
+    base: str,
+    partitions: int | None = None,
+    venue_titles: Mapping[str, str] | None = None,
+    taxonomy: str | Path | None = None,
+) -> list[Path]:
+    """`quads_dask` written to N-Quads files in `folder` as the partitions finish, so the
+    driver holds one partition's text at a time; returns the files (corpus-level one first)."""
+    from graph.namespaces import check_base
+
+    try:
+        check_base(base)
+    except ValueError as exc:
+        raise PaperkgError(str(exc)) from None
+    if partitions is not None and partitions < 1:
+        raise PaperkgError(f"partitions must be at least 1, not {partitions}")
+    folder = Path(folder)
+    first = folder / "corpus.nq"
+    first.write_bytes(corpus_level_nquads(resolved, base=base, taxonomy=taxonomy))
+    files = [first]
+    jobs = paper_jobs(resolved, venue_titles)
+    if not jobs:
+        return files
+    with connect(scheduler) as client:
+        parts = partition(jobs, partitions or _default_parts(len(jobs), _threads(client)))
+        del jobs
+        data = client.scatter(list(parts))
+        futures = client.map(partial(_partition_nquads, base=base), data, pure=False)
+        del parts, data
+        try:
+            for n, future in enumerate(futures):
+                path = folder / f"part-{n:05d}.nq"
+                path.write_bytes(future.result())
+                future.release()
+                files.append(path)
+        except PaperkgError:
+            raise
+        except (OSError, TimeoutError) as exc:
+            raise PaperkgError(f"the Dask cluster failed during the build: {exc}") from exc
+    return files
 
 
 # -- loading ----------------------------------------------------------------------------------
@@ -285,7 +337,7 @@ def build_graph_dask(
     """
     from graph.resolve import resolve
 
-    with _client(scheduler) as client:
+    with connect(scheduler) as client:
         extractions = extract_dask(papers, scheduler=client, partitions=partitions,
                                    spacy_model=spacy_model, extractors=extractors)
         resolved = resolve(extractions)

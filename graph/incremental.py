@@ -172,7 +172,7 @@ def _domain_only_quads(slugs: Iterable[str], base: str) -> dict[str, list[Quad]]
     taxonomy = rdf.taxonomy_quads(base=base)
     # What every build has, papers or not: the taxonomy and whatever the build derives from it.
     empty = ResolvedCorpus(extractions={}, entities={}, links={})
-    in_taxonomy = set(taxonomy) | set(rdf._domain_quads(empty, taxonomy, base))
+    in_taxonomy = set(taxonomy) | set(rdf.domain_quads(empty, taxonomy, base))
     result: dict[str, list[Quad]] = {}
     for slug in slugs:
         probe = PaperExtraction(
@@ -183,7 +183,7 @@ def _domain_only_quads(slugs: Iterable[str], base: str) -> dict[str, list[Quad]]
         corpus = ResolvedCorpus(extractions={"probe": probe}, entities={}, links={})
         node = entity_iri(base, "domain", slug)
         result[slug] = [
-            q for q in rdf._domain_quads(corpus, taxonomy, base)
+            q for q in rdf.domain_quads(corpus, taxonomy, base)
             if q.subject.value == node and q.predicate.value != _SUPPORT
             and q not in in_taxonomy
         ]
@@ -192,7 +192,7 @@ def _domain_only_quads(slugs: Iterable[str], base: str) -> dict[str, list[Quad]]
 
 def _prune_domains(domains: dict[str, list[Quad]], base: str) -> list[str]:
     """Updates that drop a domain's build-only quads once no paper is in it."""
-    from graph.store_remote import _data_block
+    from graph.store import data_block
 
     operations = []
     for slug, quads in sorted(domains.items()):
@@ -200,7 +200,7 @@ def _prune_domains(domains: dict[str, list[Quad]], base: str) -> list[str]:
             continue
         node = entity_iri(base, "domain", slug)
         operations.append(
-            f"DELETE {{ {_data_block(quads)} }} WHERE {{ FILTER NOT EXISTS {{ "
+            f"DELETE {{ {data_block(quads)} }} WHERE {{ FILTER NOT EXISTS {{ "
             f"?paper <{_IN_DOMAIN}> <{node}> . ?paper a <{_PAPER_CLASS}> }} }}"
         )
     return operations
@@ -210,18 +210,17 @@ def change_update(delete: Sequence[Quad], insert: Sequence[Quad], touched: Itera
                   *, base: str) -> str:
     """One SPARQL Update request: delete, insert, recount support of `touched` entities,
     remove entities and domain nodes no paper links any more."""
-    from graph.store import _recount_support
-    from graph.store_remote import _data_block
+    from graph.store import data_block, recount_support
 
     touched = sorted(set(touched))
     domain_prefix = entity_iri(base, "domain", "")
     domains = [iri[len(domain_prefix):] for iri in touched if iri.startswith(domain_prefix)]
     operations = []
     if delete:
-        operations.append(f"DELETE DATA {{\n{_data_block(delete)}\n}}")
+        operations.append(f"DELETE DATA {{\n{data_block(delete)}\n}}")
     if insert:
-        operations.append(f"INSERT DATA {{\n{_data_block(insert)}\n}}")
-    operations.extend(_recount_support(touched))
+        operations.append(f"INSERT DATA {{\n{data_block(insert)}\n}}")
+    operations.extend(recount_support(touched))
     operations.extend(_prune_domains(_domain_only_quads(domains, base), base))
     operations.extend(_prune_extractors(delete))
     return " ;\n".join(operations)
@@ -246,27 +245,17 @@ def apply_update(store: Any, sparql: str) -> None:
     if not sparql:
         return
     run = getattr(store, "update", None)
-    if run is not None:
-        run(sparql)
-        return
-    # EmbeddedStore has no public update yet: its own write path (a new generation in which
-    # the change runs as one transaction) is what replace_graph_of uses too.
-    write, changed_copy = getattr(store, "_write", None), getattr(store, "_changed_copy", None)
-    if write is None or changed_copy is None:
+    if run is None:
         raise StoreError(f"the store at {store.location} cannot run updates")
-
-    def change(db: Any) -> None:
-        db.update(sparql)
-
-    write(changed_copy(change), change)
+    run(sparql)
 
 
 def _links_of(quads: Iterable[Quad], paper: str) -> set[str]:
-    from graph.store import _LINK_IRIS
+    from graph.store import LINK_IRIS
 
     return {
         q.object.value for q in quads
-        if q.subject.value == paper and q.predicate.value in _LINK_IRIS
+        if q.subject.value == paper and q.predicate.value in LINK_IRIS
     }
 
 
@@ -348,7 +337,7 @@ def add_papers(
     from graph import rdf
 
     insert.update(dict.fromkeys(
-        q for q in rdf._domain_quads(resolved, taxonomy_quads(base=base), base)
+        q for q in rdf.domain_quads(resolved, taxonomy_quads(base=base), base)
         if q.predicate.value != _SUPPORT
     ))
     # A quad deleted and inserted again (an unchanged part of a replaced paper) just stays.
@@ -402,11 +391,10 @@ def add_files(
 def _refresh_exports(store: Any, out_dir: str | os.PathLike) -> list[Path]:
     from graph import export
 
-    quads = list(store.quads())
-    papers = sum(1 for q in quads if q.predicate.value.endswith("#type")
-                 and q.object == NamedNode(_PAPER_CLASS))
-    report = {"papers": papers, "quads": len(quads), "incremental": True}
-    return export.write_exports(quads, out_dir, report=report)
+    rows = store.query(f"SELECT (COUNT(*) AS ?n) WHERE {{ ?p a <{_PAPER_CLASS}> }}")
+    papers = int(next(iter(rows))["n"].value)
+    report = {"papers": papers, "quads": len(store), "incremental": True}
+    return export.write_store_exports(store, out_dir, report=report)
 
 
 __all__ = [

@@ -1,5 +1,8 @@
 """Plain records passed between the pipeline stages.
 
+Papers, mentions and results use slots: a build holds every mention of the corpus until the
+resolver has seen them all (100,000 papers have millions), so each record is kept small.
+
 corpus -> Paper; extractors -> Mention (with Result for numeric claims);
 pipeline -> PaperExtraction; resolve -> Entity and ResolvedCorpus.
 """
@@ -17,7 +20,7 @@ MENTION_TYPES: tuple[str, ...] = ENTITY_TYPES + ("domain", "claim")
 CLAIM_KINDS: tuple[str, ...] = ("empirical", "theoretical", "contribution")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Paper:
     """One record of a corpus. `abstract` is verbatim; all spans index into it."""
 
@@ -35,7 +38,7 @@ class Paper:
     source: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Result:
     """A number a claim reports, with whatever the sentence says about it."""
 
@@ -50,7 +53,7 @@ class Result:
     baseline: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Mention:
     """One extracted mention: the exact words, where they are, who found them, how sure.
 
@@ -74,7 +77,7 @@ class Mention:
     results: tuple[Result, ...] = ()
 
 
-@dataclass
+@dataclass(slots=True)
 class PaperExtraction:
     paper: Paper
     mentions: list[Mention]

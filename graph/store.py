@@ -57,7 +57,8 @@ _ENTITY_CLASSES = ("Method", "Dataset", "Model", "Task", "Metric")
 #: Paper -> entity links; the support of an entity is the number of papers linking it so.
 _LINKS = ("proposes", "usesMethod", "usesDataset", "usesModel", "addressesTask",
           "reportsMetric", "inDomain")
-_LINK_IRIS = frozenset(PKG + name for name in _LINKS)
+#: Predicates of the paper -> entity links (IRIs).
+LINK_IRIS = frozenset(PKG + name for name in _LINKS)
 
 
 @runtime_checkable
@@ -461,14 +462,14 @@ class EmbeddedStore:
         touched = {
             q.object.value
             for q in (*old, *new)
-            if q.subject.value == paper_iri and q.predicate.value in _LINK_IRIS
+            if q.subject.value == paper_iri and q.predicate.value in LINK_IRIS
         }
         operations = []
         if old:
-            operations.append(f"DELETE DATA {{ {_data_block(old)} }}")
+            operations.append(f"DELETE DATA {{ {data_block(old)} }}")
         if new:
-            operations.append(f"INSERT DATA {{ {_data_block(new)} }}")
-        operations.extend(_recount_support(sorted(touched)))
+            operations.append(f"INSERT DATA {{ {data_block(new)} }}")
+        operations.extend(recount_support(sorted(touched)))
         if not operations:
             return
         update = " ;\n".join(operations)
@@ -524,8 +525,8 @@ class EmbeddedStore:
         return f"<EmbeddedStore {self.location} {mode}>"
 
 
-def _data_block(quads: Sequence[Quad]) -> str:
-    """Quads as the body of INSERT DATA / DELETE DATA."""
+def data_block(quads: Iterable[Quad]) -> str:
+    """Quads as the body of INSERT DATA / DELETE DATA (default graph first, then GRAPH blocks)."""
     default: list[str] = []
     named: dict[str, list[str]] = {}
     for quad in quads:
@@ -534,14 +535,14 @@ def _data_block(quads: Sequence[Quad]) -> str:
             default.append(triple)
         else:
             named.setdefault(str(quad.graph_name), []).append(triple)
-    parts = default + [f"GRAPH {g} {{ {' '.join(ts)} }}" for g, ts in named.items()]
+    parts = default + [f"GRAPH {g} {{\n{chr(10).join(ts)}\n}}" for g, ts in named.items()]
     return "\n".join(parts)
 
 
 _IRI_SAFE = re.compile(r"^[^<>\"{}|^`\\\x00-\x20]*$")
 
 
-def _recount_support(entities: list[str]) -> list[str]:
+def recount_support(entities: list[str]) -> list[str]:
     """SPARQL Update operations that set pkg:support of `entities` to their paper count and
     drop entity nodes (not taxonomy domains) that no paper links any more."""
     values = " ".join(f"<{iri}>" for iri in entities if _IRI_SAFE.match(iri))
@@ -563,3 +564,9 @@ def _recount_support(entities: list[str]) -> list[str]:
   FILTER NOT EXISTS {{ VALUES ?link {{ {links} }} ?paper ?link ?e . ?paper a {paper_class} }}
   ?e ?p ?o }}""",
     ]
+
+
+# Earlier names, for callers that use them.
+_LINK_IRIS = LINK_IRIS
+_data_block = data_block
+_recount_support = recount_support

@@ -62,6 +62,9 @@ from pyoxigraph import (
 from graph.errors import QueryError, StoreError
 from graph.namespaces import DEFAULT_BASE, OA, PKG, paper_iri
 
+# The embedded store's own update helpers, so both backends write and recount the same way.
+from graph.store import LINK_IRIS, data_block, recount_support  # noqa: E402
+
 DEFAULT_TIMEOUT = 60.0
 #: Seconds to wait for the server, when the caller gives no `timeout` (open_store does not).
 TIMEOUT_ENV = "PAPERKG_STORE_TIMEOUT"
@@ -107,19 +110,6 @@ def _endpoints(url: str) -> tuple[str, str, str]:
 def _term(node: Any) -> str:
     """A term in SPARQL syntax (pyoxigraph writes N-Triples, which SPARQL accepts)."""
     return str(node)
-
-
-def _data_block(quads: Iterable[Quad]) -> str:
-    default: list[str] = []
-    named: dict[str, list[str]] = {}
-    for quad in quads:
-        triple = f"{_term(quad.subject)} {_term(quad.predicate)} {_term(quad.object)} ."
-        if isinstance(quad.graph_name, DefaultGraph):
-            default.append(triple)
-        else:
-            named.setdefault(_term(quad.graph_name), []).append(triple)
-    parts = default + [f"GRAPH {g} {{\n{chr(10).join(ts)}\n}}" for g, ts in named.items()]
-    return "\n".join(parts)
 
 
 def _batches(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
@@ -423,7 +413,7 @@ class RemoteStore:
         if not batch:
             return
         if len(batch) <= UPDATE_BATCH:
-            self._update(f"INSERT DATA {{\n{_data_block(batch)}\n}} ;\n{self._bump()}")
+            self._update(f"INSERT DATA {{\n{data_block(batch)}\n}} ;\n{self._bump()}")
             return
         for part in _batches(batch, LOAD_BATCH):
             self._post_quads(part)
@@ -439,22 +429,19 @@ class RemoteStore:
     def replace_graph_of(self, paper_iri: str, quads: Iterable[Quad]) -> None:
         """Replace one paper's facts and provenance by `quads` in one update request, then
         recount pkg:support of the entities it linked or links; unlinked entities are removed."""
-        # The embedded store's own recount, so both backends keep support the same way.
-        from graph.store import _LINK_IRIS, _recount_support
-
         new = list(dict.fromkeys(quads))
         old = self._owned_quads(paper_iri)
         touched = {
             q.object.value
             for q in (*old, *new)
-            if q.subject.value == paper_iri and q.predicate.value in _LINK_IRIS
+            if q.subject.value == paper_iri and q.predicate.value in LINK_IRIS
         }
         operations = []
         if old:
-            operations.append(f"DELETE DATA {{\n{_data_block(old)}\n}}")
+            operations.append(f"DELETE DATA {{\n{data_block(old)}\n}}")
         if new:
-            operations.append(f"INSERT DATA {{\n{_data_block(new)}\n}}")
-        operations.extend(_recount_support(sorted(touched)))
+            operations.append(f"INSERT DATA {{\n{data_block(new)}\n}}")
+        operations.extend(recount_support(sorted(touched)))
         if operations:
             self.update(" ;\n".join(operations))
 
@@ -542,3 +529,7 @@ def _error_text(exc: urllib.error.HTTPError) -> str:
         except ValueError:
             pass
     return " ".join(body.split())[:300]
+
+
+#: Earlier name, for callers that use it.
+_data_block = data_block

@@ -84,6 +84,32 @@ def test_write_nquads_replaces_an_embedded_store(tmp_path, cluster, serial):
         store.close()
 
 
+def test_build_with_a_scheduler_is_the_serial_build(tmp_path, papers, cluster, serial):
+    """`paperkg build --scheduler`: the same store and byte-identical exports as serial."""
+    import json
+
+    from graph.build import build
+    from graph.store import open_store
+
+    corpus = tmp_path / "corpus.jsonl"
+    with corpus.open("w", encoding="utf-8") as out:
+        for paper in papers:
+            out.write(json.dumps({"id": paper.key, "title": paper.title,
+                                  "abstract": paper.abstract}) + "\n")
+    with_dask = build([corpus], out_dir=tmp_path / "dask", store=str(tmp_path / "s1"),
+                      base=BASE, scheduler=cluster)
+    plain = build([corpus], out_dir=tmp_path / "serial", store=str(tmp_path / "s2"), base=BASE)
+    store = open_store(str(tmp_path / "s1"), read_only=True)
+    try:
+        assert set(store.quads()) == set(open_store(str(tmp_path / "s2"),
+                                                    read_only=True).quads())
+    finally:
+        store.close()
+    assert with_dask.quads == plain.quads and with_dask.report == plain.report
+    for name in ("graph.trig", "graph.ttl", "report.json"):
+        assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "serial" / name).read_bytes()
+
+
 def test_unreachable_scheduler_is_a_user_error(monkeypatch):
     from graph import distributed
     from tests.scale.server import free_port

@@ -3,6 +3,7 @@ are all-or-nothing, and the report counts what the graph holds."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -233,7 +234,7 @@ def test_claim_without_kind_is_reported_unknown():
     corpus = make_corpus()
     paper = corpus.extractions["a1b2c3d4e5f6"]
     paper.mentions = [
-        m if m.type != "claim" else type(m)(**{**m.__dict__, "claim_kind": None})
+        m if m.type != "claim" else dataclasses.replace(m, claim_kind=None)
         for m in paper.mentions
     ]
     quads = corpus_quads(corpus, taxonomy="/nonexistent/taxonomy.ttl")
