@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -61,7 +60,8 @@ def test_build_is_deterministic(demo_build, tmp_path):
     _, work = demo_build
     build([ROOT / "data" / "corpus"], out_dir=tmp_path / "again", store=str(tmp_path / "store"))
     for name in EXPORT_FILES:
-        assert (tmp_path / "again" / name).read_bytes() == (work / "exports" / name).read_bytes(), name
+        again = (tmp_path / "again" / name).read_bytes()
+        assert again == (work / "exports" / name).read_bytes(), name
 
 
 def test_committed_exports_are_fresh(demo_build):
@@ -94,7 +94,8 @@ def test_contribution_is_linked_with_proposes(tmp_path):
         "that SLA reduces perplexity by 2.1 points over Transformer-XL.")}) + "\n")
     build([corpus], out_dir=None, store=str(tmp_path / "store"))
     rows = select(tmp_path / "store", f"""
-        SELECT ?label WHERE {{ ?p <{PKG}proposes> ?e . ?e <http://www.w3.org/2000/01/rdf-schema#label> ?label }}""")
+        SELECT ?label WHERE {{ ?p <{PKG}proposes> ?e .
+                               ?e <http://www.w3.org/2000/01/rdf-schema#label> ?label }}""")
     assert {"label": "Strided Lattice Attention"} in rows
 
 
@@ -181,3 +182,104 @@ def test_cli_neighbours_by_type_slug_and_by_name(demo_build):
     missing = runner.invoke(cli, ["neighbours", "method/no-such-thing",
                                   "--store", str(work / "store")])
     assert missing.exit_code == 2 and "method/no-such-thing" in missing.output
+
+
+# -- the streamed build against the reference path ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    """24 generated papers (enough for a progress bar), with their serial extractions."""
+    from bench.gen_corpus import generate, write_jsonl
+    from graph.build import extract
+    from graph.corpus import read_corpus
+
+    folder = tmp_path_factory.mktemp("generated")
+    corpus = folder / "corpus.jsonl"
+    write_jsonl(generate(24, seed=11), corpus)
+    return corpus, extract(read_corpus([corpus]).papers)
+
+
+def reference_exports(extractions, folder, base=None):
+    """What the build used to do: every quad as a Python object, sorted in memory."""
+    from graph.export import write_exports
+    from graph.rdf import corpus_quads
+    from graph.report import build_report
+    from graph.resolve import resolve
+
+    resolved = resolve(extractions)
+    quads = corpus_quads(resolved, **({"base": base} if base else {}))
+    write_exports(quads, folder, report=build_report(resolved, quads))
+    return quads
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_streamed_build_is_the_reference_graph(generated, tmp_path, workers, monkeypatch):
+    import graph.build as build_module
+
+    corpus, extractions = generated
+    monkeypatch.setattr(build_module, "extract", lambda papers, **_: extractions)
+    result = build([corpus], out_dir=tmp_path / "out", store=str(tmp_path / "store"),
+                   workers=workers)
+    quads = reference_exports(extractions, tmp_path / "reference")
+    store = open_store(str(tmp_path / "store"), read_only=True)
+    try:
+        assert set(store.quads()) == set(quads)
+    finally:
+        store.close()
+    assert result.quads == len(quads) and result.papers == 24
+    for name in EXPORT_FILES:
+        assert (tmp_path / "out" / name).read_bytes() == \
+            (tmp_path / "reference" / name).read_bytes(), name
+    # no load files in the store, no sort files beside the exports
+    assert not list((tmp_path / "store.d").rglob("*.nq"))
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(EXPORT_FILES)
+
+
+def test_exports_sorted_in_many_runs_are_the_same_bytes(generated, tmp_path, monkeypatch):
+    """Chunks of 1,000 lines force the merge of sorted runs from disk."""
+    import graph.build as build_module
+    from graph import export
+
+    corpus, extractions = generated
+    monkeypatch.setattr(build_module, "extract", lambda papers, **_: extractions)
+    monkeypatch.setattr(export, "SORT_CHUNK_LINES", 1000)
+    base = "http://example.org/kg/"
+    build([corpus], out_dir=tmp_path / "out", store=str(tmp_path / "store"), base=base)
+    reference_exports(extractions, tmp_path / "reference", base=base)
+    for name in EXPORT_FILES:
+        assert (tmp_path / "out" / name).read_bytes() == \
+            (tmp_path / "reference" / name).read_bytes(), name
+    store = open_store(str(tmp_path / "store"), read_only=True)
+    try:
+        assert export.export_store(store, "trig", tmp_path / "x.trig").read_bytes() == \
+            (tmp_path / "reference" / "graph.trig").read_bytes()
+    finally:
+        store.close()
+
+
+def test_progress_bar_on_stderr_for_more_than_20_papers(generated, tmp_path, capsys):
+    corpus, _ = generated
+    build([corpus], out_dir=None, store=str(tmp_path / "store"), progress=True)
+    err = capsys.readouterr().err
+    assert "extracting" in err and "24/24" in err and "writing" in err
+
+
+def test_no_progress_bar_for_a_few_papers(tmp_path, capsys):
+    corpus = tmp_path / "one.jsonl"
+    corpus.write_text(json.dumps({"id": "p1", "abstract": "We propose Gated Nets."}) + "\n")
+    build([corpus], out_dir=None, store=str(tmp_path / "store"), progress=True)
+    assert "paper/s" not in capsys.readouterr().err
+
+
+def test_stale_temporary_files_of_a_killed_build_are_removed(generated, tmp_path, monkeypatch):
+    import graph.build as build_module
+
+    corpus, extractions = generated
+    monkeypatch.setattr(build_module, "extract", lambda papers, **_: extractions)
+    out = tmp_path / "out"
+    (out / ".paperkg-sort-abc").mkdir(parents=True)
+    (out / ".paperkg-sort-abc" / "facts.nt").write_text("x")
+    (out / ".graph.ttl.k2j3.tmp").write_text("half")
+    build([corpus], out_dir=out, store=str(tmp_path / "store"))
+    assert sorted(p.name for p in out.iterdir()) == sorted(EXPORT_FILES)

@@ -387,3 +387,68 @@ def test_disk_full_is_a_store_error_and_keeps_the_store(tmp_path, quads, monkeyp
     monkeypatch.undo()
     assert set(store.quads()) == set(quads)
     assert set((tmp_path / "store.d").iterdir()) == folders
+
+
+# -- N-Quads bulk loads and public updates ------------------------------------------------------
+
+
+def nquads(quads) -> bytes:
+    return "".join(f"{q} .\n" for q in quads).encode()
+
+
+@pytest.mark.parametrize("location", ["disk", ":memory:"])
+def test_replace_all_nquads_from_files_written_in_the_generation(tmp_path, quads, location):
+    path = str(tmp_path / "store") if location == "disk" else location
+    store = open_store(path)
+    seen = []
+
+    def fill(folder: Path) -> list[Path]:
+        seen.append(folder)
+        first, second = folder / "a.nq", folder / "b.nq"
+        first.write_bytes(nquads(quads[:100]))
+        second.write_bytes(nquads(quads[50:]) + nquads(quads[:10]))
+        return [first, second]
+
+    assert store.replace_all_nquads(fill) == len(quads)
+    assert set(store.quads()) == set(quads)
+    if location == "disk":
+        assert seen[0].parent == tmp_path / "store.d"
+        assert Path(os.readlink(tmp_path / "store")).name == seen[0].name
+    assert not seen[0].exists() or not list(seen[0].glob("*.nq"))  # loaded files are gone
+    assert store.replace_all_nquads([nquads(quads[:3])], count=False) is None
+    assert set(store.quads()) == set(quads[:3])
+    store.close()
+
+
+def test_bad_nquads_is_a_store_error_and_keeps_the_store(tmp_path, quads):
+    store = open_store(str(tmp_path / "store"))
+    store.replace_all(quads)
+    generation = store.generation()
+    folders = set((tmp_path / "store.d").iterdir())
+
+    def fill(folder: Path) -> list[Path]:
+        (folder / "a.nq").write_bytes(nquads(quads[:5]) + b"<not an iri> <p> <o> .\n")
+        return [folder / "a.nq"]
+
+    with pytest.raises(StoreError, match="line"):
+        store.replace_all_nquads(fill)
+    assert store.generation() == generation
+    assert set(store.quads()) == set(quads)
+    assert set((tmp_path / "store.d").iterdir()) == folders
+    store.close()
+
+
+def test_update_is_one_new_generation(tmp_path, quads):
+    store = open_store(str(tmp_path / "store"))
+    store.replace_all(quads)
+    generation = store.generation()
+    store.update(f"INSERT DATA {{ <http://example.org/s> <{PKG}x> 1 }} ; "
+                 f"DELETE WHERE {{ ?p a <{PKG}Paper> ; <{PKG}nothing> ?o }}")
+    assert store.generation() != generation
+    assert count(store, f"<http://example.org/s> <{PKG}x> ?o") == 1
+    with pytest.raises(QueryError):
+        store.update("INSERT NONSENSE")
+    assert isinstance(store, Store)
+    store.close()
+    with pytest.raises(StoreError, match="read-only"):
+        open_store(str(tmp_path / "store"), read_only=True).update("CLEAR DEFAULT")
