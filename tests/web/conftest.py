@@ -4,31 +4,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pyoxigraph
 import pytest
 from flask import Flask
 from werkzeug.serving import make_server
 
-FIXTURE = Path(__file__).parent / "data" / "fixture.trig"
-HOSTILE_KEY = "hostile01"
-SCRIPT = "<script>alert(1)</script>"
-IMG = "<img src=x onerror=alert(1)>"
-
-
-def load_fixture(location: str) -> None:
-    """Write the fixture graph into a store at `location` (a folder)."""
-    from graph.store import open_store
-
-    target = open_store(location)
-    try:
-        target.replace_all(
-            pyoxigraph.parse(path=str(FIXTURE), format=pyoxigraph.RdfFormat.TRIG)
-        )
-    finally:
-        target.close()
+from .web_fixture import load_fixture, make_app
 
 
 @pytest.fixture(scope="session")
@@ -45,19 +27,6 @@ def store(store_path: str) -> Iterator[Any]:
     opened = open_store(store_path, read_only=True)
     yield opened
     opened.close()
-
-
-def make_app(store_path: str) -> Flask:
-    """The whole app (api.create_app) over the store at `store_path`, with test limits."""
-    from api import create_app
-
-    return create_app({
-        "store": store_path,
-        "TESTING": True,
-        # The browser tests load many pages and scripts quickly from one address.
-        "rate_limit": 0,
-        "query_workers": 1,
-    })
 
 
 @pytest.fixture(scope="session")

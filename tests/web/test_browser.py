@@ -12,7 +12,8 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
-from conftest import HOSTILE_KEY, IMG, SCRIPT
+
+from .web_fixture import HOSTILE_KEY, IMG, SCRIPT
 
 CHROMIUM = "/usr/bin/chromium"
 

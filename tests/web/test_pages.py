@@ -10,10 +10,11 @@ from typing import Any
 
 import networkx as nx
 import pytest
-from conftest import HOSTILE_KEY, IMG, SCRIPT
 
 from api.pages import Span, highlight
 from graph import viz
+
+from .web_fixture import HOSTILE_KEY, IMG, SCRIPT
 
 HOSTILE_METHOD = "method/script-alert-1-script-net-db0af9b3"
 HOSTILE_DATASET = "dataset/img-src-x-onerror-alert-1-set-da8c564b"
