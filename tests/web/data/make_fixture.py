@@ -6,7 +6,7 @@ The abstracts are written for these tests. Paper `hostile01` carries markup, quo
 ampersands in its title, abstract, entity labels and claims, so every page and tooltip must
 escape them. Offsets are computed from the text so the provenance spans are exact.
 
-Run: .venv/bin/python tests/web/data/make_fixture.py
+Run: PYTHONPATH=. .venv/bin/python tests/web/data/make_fixture.py
 """
 
 from __future__ import annotations
