@@ -3,8 +3,10 @@ byte-level snapshots of a store and an export folder."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import subprocess
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -94,3 +96,55 @@ def good_graph(good_graph_template: Graph, tmp_path: Path) -> Graph:
     graph = Graph(tmp_path / "graph")
     shutil.copytree(good_graph_template.root, graph.root, symlinks=True)
     return graph
+
+
+def generated_corpus(path: Path, papers: int, *, seed: int) -> Path:
+    """`papers` synthetic abstracts from bench/gen_corpus.py, as JSON Lines at `path`."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gen_corpus", ROOT / "bench" / "gen_corpus.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("gen_corpus", module)  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    module.write_jsonl(module.generate(papers, seed=seed), path)
+    return path
+
+
+def store_fingerprint(store: Path) -> tuple[int, int]:
+    """(quads, hash of their sorted N-Quads) of a store opened read-only: proves it readable."""
+    from graph.store import open_store
+
+    target = open_store(str(store), read_only=True)
+    try:
+        lines = sorted(str(q) for q in target.quads())
+    finally:
+        target.close()
+    return len(lines), hash("\n".join(lines))
+
+
+def export_state(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+@contextlib.contextmanager
+def tmpfs(path: Path, *, size: str = "4m", read_only: bool = False):
+    """A tmpfs mounted at `path` (its files copied in first); skips where mount is refused."""
+    import tempfile
+
+    path.mkdir(parents=True, exist_ok=True)
+    saved = Path(tempfile.mkdtemp(prefix="tmpfs-saved-")) / path.name
+    shutil.copytree(path, saved, symlinks=True)
+    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        shutil.rmtree(saved.parent)
+        pytest.skip(f"cannot mount a tmpfs here (needs root and mount rights): "
+                    f"{proc.stderr.strip()}")
+    try:
+        shutil.copytree(saved, path, symlinks=True, dirs_exist_ok=True)
+        if read_only:
+            subprocess.run(["mount", "-o", "remount,ro", str(path)], check=True)
+        yield path
+    finally:
+        subprocess.run(["umount", "-l", str(path)], check=True)
+        shutil.rmtree(saved.parent, ignore_errors=True)
