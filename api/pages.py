@@ -718,8 +718,7 @@ def _types_arg() -> list[str] | None:
 
 
 def _view_cap() -> int:
-    return int(_settings().get("VIZ_NODE_CAP") or _settings().get("PAPERKG_VIZ_NODE_CAP")
-               or viz.DEFAULT_CAP)
+    return int(current_app.config["PAPERKG_SETTINGS"].get("viz_node_cap") or viz.DEFAULT_CAP)
 
 
 def _static_url() -> str:

@@ -78,6 +78,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("exports_dir", "exports", "Folder whose files `/exports/{file}` serves"),
     Setting("graph_node_limit", 500, "Most nodes `/api/neighbourhood` may return; its "
             "`limit` parameter may ask for fewer", minimum=1),
+    Setting("viz_node_cap", 150, "Most nodes a `/viz/*` view draws; larger neighbourhoods "
+            "are trimmed (and the page says so) so that physics settles in seconds", minimum=1),
 )
 
 BY_NAME: dict[str, Setting] = {setting.name: setting for setting in SETTINGS}
