@@ -666,7 +666,51 @@ def nt_iri(value: str) -> str:
 _IRI_OK = re.compile(r"^[a-z][a-z0-9+.\-]*:[^<>\"{}|^`\\\x00-\x20]*$")
 
 _A, _LABEL, _SUPPORT_T = _t(A), _t(RDFS_LABEL), _t(SUPPORT)
+#: Every other IRI the lines use, in N-Triples syntax once.
+_S_ABOUT = _t(ABOUT)
+_S_CLAIM = _t(CLAIM)
+_S_CLAIM_KIND = _t(CLAIM_KIND)
+_S_CONFIDENCE = _t(CONFIDENCE)
+_S_DC_ABSTRACT = _t(DC_ABSTRACT)
+_S_DC_CREATOR = _t(DC_CREATOR)
+_S_DC_IDENTIFIER = _t(DC_IDENTIFIER)
+_S_DC_ISSUED = _t(DC_ISSUED)
+_S_DC_TITLE = _t(DC_TITLE)
+_S_HAS_RESULT = _t(HAS_RESULT)
+_S_IN_DOMAIN = _t(IN_DOMAIN)
+_S_MAKES_CLAIM = _t(MAKES_CLAIM)
+_S_OA_ANNOTATION = _t(OA_ANNOTATION)
+_S_OA_BODY = _t(OA_BODY)
+_S_OA_END = _t(OA_END)
+_S_OA_EXACT = _t(OA_EXACT)
+_S_OA_POSITION = _t(OA_POSITION)
+_S_OA_QUOTE = _t(OA_QUOTE)
+_S_OA_SELECTOR = _t(OA_SELECTOR)
+_S_OA_SOURCE = _t(OA_SOURCE)
+_S_OA_SPECIFIC = _t(OA_SPECIFIC)
+_S_OA_START = _t(OA_START)
+_S_OA_TARGET = _t(OA_TARGET)
+_S_PAPER = _t(PAPER)
+_S_PROV_ACTIVITY = _t(PROV_ACTIVITY)
+_S_PROV_GENERATED_BY = _t(PROV_GENERATED_BY)
+_S_PROV_SOFTWARE_AGENT = _t(PROV_SOFTWARE_AGENT)
+_S_RESULT = _t(RESULT)
+_S_SCHEMA_CLAIM = _t(SCHEMA_CLAIM)
+_S_SCHEMA_KEYWORDS = _t(SCHEMA_KEYWORDS)
+_S_SCHEMA_PART_OF = _t(SCHEMA_PART_OF)
+_S_SCHEMA_TEXT = _t(SCHEMA_TEXT)
+_S_SCHEMA_URL = _t(SCHEMA_URL)
+_S_SCHOLARLY_ARTICLE = _t(SCHOLARLY_ARTICLE)
+_S_SKOS_CONCEPT = _t(SKOS_CONCEPT)
+_S_UNIT = _t(UNIT)
+_S_VALUE = _t(VALUE)
+_S_XSD_ANYURI = _t(XSD_ANYURI)
 _XSD_INT_T, _XSD_DEC_T = _t(XSD_INTEGER), _t(XSD_DECIMAL)
+
+
+@functools.lru_cache(maxsize=256)
+def _nt_extractor(name: str) -> str:
+    return nt_iri(extractor_iri(name))
 
 
 def _nt_integer(value: int) -> str:
@@ -694,7 +738,7 @@ def entity_lines(entity: Entity, *, base: str = DEFAULT_BASE) -> list[str]:
     node = nt_iri(entity_iri(base, entity.type, entity.slug))
     lines = [
         f"{node} {_A} {_t(cls)} .\n",
-        f"{node} {_A} {_t(SKOS_CONCEPT)} .\n",
+        f"{node} {_A} {_S_SKOS_CONCEPT} .\n",
         f"{node} {_LABEL} {nt_string(entity.label)} .\n",
         f"{node} {_SUPPORT_T} {_nt_integer(entity.support)} .\n",
     ]
@@ -713,20 +757,20 @@ def _annotation_lines(
     position, quote = f"<{ann}#position>", f"<{ann}#quote>"
     g = f" {graph} .\n"
     return [
-        f"{node} {_A} {_t(OA_ANNOTATION)}{g}",
-        f"{node} {_t(OA_BODY)} {body}{g}",
-        f"{node} {_t(OA_TARGET)} {target}{g}",
-        f"{node} {_t(CONFIDENCE)} {_nt_confidence(conf)}{g}",
-        f"{node} {_t(PROV_GENERATED_BY)} {nt_iri(extractor_iri(extractor))}{g}",
-        f"{target} {_A} {_t(OA_SPECIFIC)}{g}",
-        f"{target} {_t(OA_SOURCE)} {source}{g}",
-        f"{target} {_t(OA_SELECTOR)} {position}{g}",
-        f"{target} {_t(OA_SELECTOR)} {quote}{g}",
-        f"{position} {_A} {_t(OA_POSITION)}{g}",
-        f"{position} {_t(OA_START)} {_nt_integer(start)}{g}",
-        f"{position} {_t(OA_END)} {_nt_integer(end)}{g}",
-        f"{quote} {_A} {_t(OA_QUOTE)}{g}",
-        f"{quote} {_t(OA_EXACT)} {nt_string(exact)}{g}",
+        f"{node} {_A} {_S_OA_ANNOTATION}{g}",
+        f"{node} {_S_OA_BODY} {body}{g}",
+        f"{node} {_S_OA_TARGET} {target}{g}",
+        f"{node} {_S_CONFIDENCE} {_nt_confidence(conf)}{g}",
+        f"{node} {_S_PROV_GENERATED_BY} {_nt_extractor(extractor)}{g}",
+        f"{target} {_A} {_S_OA_SPECIFIC}{g}",
+        f"{target} {_S_OA_SOURCE} {source}{g}",
+        f"{target} {_S_OA_SELECTOR} {position}{g}",
+        f"{target} {_S_OA_SELECTOR} {quote}{g}",
+        f"{position} {_A} {_S_OA_POSITION}{g}",
+        f"{position} {_S_OA_START} {_nt_integer(start)}{g}",
+        f"{position} {_S_OA_END} {_nt_integer(end)}{g}",
+        f"{quote} {_A} {_S_OA_QUOTE}{g}",
+        f"{quote} {_S_OA_EXACT} {nt_string(exact)}{g}",
     ]
 
 
@@ -735,8 +779,8 @@ def extractor_lines(name: str, *, base: str = DEFAULT_BASE) -> list[str]:
     node = nt_iri(extractor_iri(name))
     g = f" <{provenance_graph(base)}> .\n"
     return [
-        f"{node} {_A} {_t(PROV_ACTIVITY)}{g}",
-        f"{node} {_A} {_t(PROV_SOFTWARE_AGENT)}{g}",
+        f"{node} {_A} {_S_PROV_ACTIVITY}{g}",
+        f"{node} {_A} {_S_PROV_SOFTWARE_AGENT}{g}",
         f"{node} {_LABEL} {nt_string(name)}{g}",
     ]
 
@@ -745,12 +789,12 @@ def _result_lines(
     node: str, result: ResultRecord, surfaces: Mapping[tuple[str, str], str], base: str
 ) -> list[str]:
     lines = [
-        f"{node} {_A} {_t(RESULT)} .\n",
-        f"{node} {_t(VALUE)} {_nt_decimal(result.value)} .\n",
-        f"{node} {_t(SCHEMA_TEXT)} {nt_string(result.text)} .\n",
+        f"{node} {_A} {_S_RESULT} .\n",
+        f"{node} {_S_VALUE} {_nt_decimal(result.value)} .\n",
+        f"{node} {_S_SCHEMA_TEXT} {nt_string(result.text)} .\n",
     ]
     if result.unit:
-        lines.append(f"{node} {_t(UNIT)} {nt_string(result.unit)} .\n")
+        lines.append(f"{node} {_S_UNIT} {nt_string(result.unit)} .\n")
     for field, (types, iri_predicate, name_predicate) in RESULT_FIELDS.items():
         surface = getattr(result, field)
         if not surface:
@@ -770,9 +814,9 @@ def _claim_lines(
     surfaces: Mapping[tuple[str, str], str], base: str, key: str, n: int,
 ) -> list[str]:
     lines = [
-        f"{node} {_A} {_t(CLAIM)} .\n",
-        f"{node} {_A} {_t(SCHEMA_CLAIM)} .\n",
-        f"{node} {_t(SCHEMA_TEXT)} {nt_string(mention.text)} .\n",
+        f"{node} {_A} {_S_CLAIM} .\n",
+        f"{node} {_A} {_S_SCHEMA_CLAIM} .\n",
+        f"{node} {_S_SCHEMA_TEXT} {nt_string(mention.text)} .\n",
     ]
     if mention.claim_kind is not None:
         try:
@@ -782,7 +826,7 @@ def _claim_lines(
                 f"paper {key}: claim kind {mention.claim_kind!r} is not one of "
                 f"{', '.join(CLAIM_KIND_IRI)}"
             ) from None
-        lines.append(f"{node} {_t(CLAIM_KIND)} {_t(kind)} .\n")
+        lines.append(f"{node} {_S_CLAIM_KIND} {_t(kind)} .\n")
     about = sorted(
         {
             ref
@@ -795,10 +839,10 @@ def _claim_lines(
     )
     for ref in about:
         type_, _, slug = ref.partition("/")
-        lines.append(f"{node} {_t(ABOUT)} {nt_iri(entity_iri(base, type_, slug))} .\n")
+        lines.append(f"{node} {_S_ABOUT} {nt_iri(entity_iri(base, type_, slug))} .\n")
     for m, result in enumerate(mention.results, start=1):
         result_node = nt_iri(result_iri(base, key, n, m))
-        lines.append(f"{node} {_t(HAS_RESULT)} {result_node} .\n")
+        lines.append(f"{node} {_S_HAS_RESULT} {result_node} .\n")
         lines.extend(_result_lines(result_node, result, surfaces, base))
     return lines
 
@@ -819,28 +863,28 @@ def paper_lines(
     node = nt_iri(paper_iri(base, key))
     prov = f"<{provenance_graph(base)}>"
     lines = [
-        f"{node} {_A} {_t(PAPER)} .\n",
-        f"{node} {_A} {_t(SCHOLARLY_ARTICLE)} .\n",
-        f"{node} {_t(DC_ABSTRACT)} {nt_string(paper.abstract)} .\n",
-        f"{node} {_t(DC_IDENTIFIER)} {nt_string(key)} .\n",
+        f"{node} {_A} {_S_PAPER} .\n",
+        f"{node} {_A} {_S_SCHOLARLY_ARTICLE} .\n",
+        f"{node} {_S_DC_ABSTRACT} {nt_string(paper.abstract)} .\n",
+        f"{node} {_S_DC_IDENTIFIER} {nt_string(key)} .\n",
         f"{node} {_LABEL} {nt_string(paper_label(extraction, links, entities))} .\n",
     ]
     if paper.title and paper.title.strip():
-        lines.append(f"{node} {_t(DC_TITLE)} {nt_string(paper.title)} .\n")
+        lines.append(f"{node} {_S_DC_TITLE} {nt_string(paper.title)} .\n")
     if paper.year is not None:
-        lines.append(f"{node} {_t(DC_ISSUED)} {year(paper.year)} .\n")
+        lines.append(f"{node} {_S_DC_ISSUED} {year(paper.year)} .\n")
     for author in paper.authors:
         if author.strip():
-            lines.append(f"{node} {_t(DC_CREATOR)} {nt_string(author)} .\n")
+            lines.append(f"{node} {_S_DC_CREATOR} {nt_string(author)} .\n")
     venue = paper.venue or venue_title
     if venue:
-        lines.append(f"{node} {_t(SCHEMA_PART_OF)} {nt_string(venue)} .\n")
+        lines.append(f"{node} {_S_SCHEMA_PART_OF} {nt_string(venue)} .\n")
     for keyword in paper.keywords:
         if keyword.strip():
-            lines.append(f"{node} {_t(SCHEMA_KEYWORDS)} {nt_string(keyword)} .\n")
+            lines.append(f"{node} {_S_SCHEMA_KEYWORDS} {nt_string(keyword)} .\n")
     if paper.url:
         url = nt_string(paper.url)
-        lines.append(f"{node} {_t(SCHEMA_URL)} {url}^^{_t(XSD_ANYURI)} .\n")
+        lines.append(f"{node} {_S_SCHEMA_URL} {url}^^{_S_XSD_ANYURI} .\n")
 
     order = _mention_order(mentions)
     surfaces = _surface_index(mentions, links, entities)
@@ -857,11 +901,11 @@ def paper_lines(
         if mention.type == "claim":
             n = claim_numbers[i]
             body = nt_iri(claim_iri(base, key, n))
-            lines.append(f"{node} {_t(MAKES_CLAIM)} {body} .\n")
+            lines.append(f"{node} {_S_MAKES_CLAIM} {body} .\n")
             lines.extend(_claim_lines(body, mention, mentions, links, surfaces, base, key, n))
         elif mention.type == "domain":
             body = nt_iri(entity_iri(base, "domain", _domain_slug(mention)))
-            lines.append(f"{node} {_t(IN_DOMAIN)} {body} .\n")
+            lines.append(f"{node} {_S_IN_DOMAIN} {body} .\n")
         elif ref is not None:
             type_, _, slug = ref.partition("/")
             body = nt_iri(entity_iri(base, type_, slug))
