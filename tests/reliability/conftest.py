@@ -148,3 +148,34 @@ def tmpfs(path: Path, *, size: str = "4m", read_only: bool = False):
     finally:
         subprocess.run(["umount", "-l", str(path)], check=True)
         shutil.rmtree(saved.parent, ignore_errors=True)
+
+
+HOSTILE_CORPUS = DATA / "hostile.jsonl"
+
+
+@pytest.fixture(scope="session")
+def hostile_graph(tmp_path_factory) -> Graph:
+    """Titles, venues, authors, keywords and claims with markup and script, built for real."""
+    graph = Graph(tmp_path_factory.mktemp("hostile-graph"))
+    result = run_cli(["build", str(HOSTILE_CORPUS), *graph.args()])
+    assert result.exit_code == 0, (result.output, result.exception)
+    # A file beside the export folder that no URL may reach.
+    (graph.root / "secret.txt").write_text("TOP-SECRET-BESIDE-EXPORTS\n", encoding="utf-8")
+    return graph
+
+
+def hostile_app_config(graph: Graph, **overrides) -> dict:
+    config = {"TESTING": True, "store": str(graph.store), "exports_dir": str(graph.exports),
+              "rate_limit": 0, "query_workers": 1, "query_time_limit_ms": 3000,
+              "row_cap": 500, "max_request_bytes": 20_000}
+    config.update(overrides)
+    return config
+
+
+@pytest.fixture(scope="session")
+def hostile_app(hostile_graph: Graph):
+    from api import create_app
+
+    app = create_app(hostile_app_config(hostile_graph))
+    yield app
+    app.extensions["paperkg"].close()
