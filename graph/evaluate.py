@@ -218,6 +218,8 @@ class GoldPaper:
     entities: Mapping[str, tuple[tuple[str, frozenset[str]], ...]]
     domains: tuple[str, ...] | None = None
     claims: tuple[GoldClaim, ...] | None = None
+    #: the names the paper introduces as its own (pkg:proposes), None where not annotated
+    proposes: tuple[tuple[str, frozenset[str]], ...] | None = None
 
 
 def load_gold(path: str | Path, *, limit: int | None = None) -> list[GoldPaper]:
@@ -262,6 +264,13 @@ def _gold_paper(rec: dict) -> GoldPaper:
             for c in rec["claims"]
         )
     domains = tuple(rec["domains"]) if "domains" in rec else None
+    proposes = None
+    if "proposes" in rec:
+        # a bare string is a name without other forms
+        items = [{"name": e} if isinstance(e, str) else e for e in rec["proposes"]]
+        proposes = tuple(
+            (e["name"], name_keys([e["name"], *e.get("aliases", [])])) for e in items
+        )
     return GoldPaper(
         id=str(rec["id"]),
         abstract=str(rec["abstract"]),
@@ -269,6 +278,7 @@ def _gold_paper(rec: dict) -> GoldPaper:
         entities=entities,
         domains=domains,
         claims=claims,
+        proposes=proposes,
     )
 
 
@@ -338,6 +348,8 @@ class PaperDiff:
     spurious: dict[str, list[str]] = field(default_factory=dict)
     domains_predicted: list[str] | None = None
     domains_gold: list[str] | None = None
+    proposed_missed: list[str] | None = None
+    proposed_spurious: list[str] | None = None
 
 
 @dataclass
@@ -411,6 +423,8 @@ class EvalReport:
     claims: ClaimScore
     papers: list[PaperDiff]
     not_run: list[str] = field(default_factory=list)
+    #: proposed names (any entity type) on the papers whose gold has `proposes`
+    proposed: ProposedScore = field(default_factory=lambda: ProposedScore())
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -427,6 +441,7 @@ class EvalReport:
             "model_vs_methods": self.model_vs_methods.to_dict(),
             "domains": self.domains.to_dict() if self.domains.papers else None,
             "claims": self.claims.to_dict() if self.claims.papers else None,
+            "proposed": self.proposed.to_dict() if self.proposed.papers else None,
             "checks": [asdict(c) for c in checks(self)],
             "per_paper": [asdict(p) for p in self.papers],
         }
@@ -452,6 +467,7 @@ def score(
     totals = {t: Score() for t in ENTITY_TYPES}
     method_only, model_vs_methods = Score(), Score()
     domains, claims = DomainScore(), ClaimScore()
+    proposed = ProposedScore()
     diffs: list[PaperDiff] = []
     ancestors = _closure(broader)
     for paper in gold:
@@ -483,6 +499,11 @@ def score(
             diff.domains_predicted, diff.domains_gold = got, list(paper.domains)
         if paper.claims is not None:
             _score_claims(claims, paper.claims, [m for m in mentions if m.type == "claim"])
+        if paper.proposes is not None:
+            result = score_proposed(paper.proposes, mentions)
+            proposed.papers += 1
+            proposed.names.add(result.score)
+            diff.proposed_missed, diff.proposed_spurious = result.missed, result.spurious
         diffs.append(diff)
     return EvalReport(
         gold=gold_name,
@@ -497,6 +518,7 @@ def score(
         domains=domains,
         claims=claims,
         papers=diffs,
+        proposed=proposed,
     )
 
 
@@ -556,6 +578,34 @@ def _score_claims(acc: ClaimScore, gold: Sequence[GoldClaim], predicted: Sequenc
         for start, end, _ in claim.quantities:
             acc.quantities += 1
             acc.quantities_captured += any(min(e, end) > max(s, start) for s, e in results)
+
+
+# ---------------------------------------------------------------------------- proposed
+
+
+@dataclass
+class ProposedScore:
+    """Names the extractors mark `proposed`, against the gold `proposes` of annotated papers."""
+
+    papers: int = 0
+    names: Score = field(default_factory=Score)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"papers": self.papers, **self.names.to_dict()}
+
+
+def score_proposed(
+    gold: Sequence[tuple[str, frozenset[str]]], mentions: Iterable[Mention]
+) -> EntityMatch:
+    """Match the proposed entity mentions of one paper (any type, grouped by name) to its gold
+    proposed names. The mention's own label/text/aliases name it: whether a paper proposes a
+    thing is a fact about that paper, not about the corpus-wide entity."""
+    records = [
+        (m.label or m.text, (m.text, *m.aliases))
+        for m in mentions
+        if m.proposed and m.type in ENTITY_TYPES
+    ]
+    return match_entities(group_names(records), gold)
 
 
 # ---------------------------------------------------------------------------- running
@@ -781,6 +831,13 @@ def format_table(report: EvalReport) -> str:
         )
     else:
         lines.append("claims: no gold claims")
+    pr = report.proposed
+    if pr.papers:
+        s = pr.names
+        lines.append(
+            f"proposed: {pr.papers} papers, {s.n_gold} gold / {s.n_pred} predicted, "
+            f"{s.tp} matched (P {s.precision:.3f}, R {s.recall:.3f}, F1 {s.f1:.3f})"
+        )
     lines += ["", f"{'target':<30}{'value':>8}{'min':>8}  result", "-" * 54]
     for ch in checks(report):
         result = "n/a" if ch.passed is None else ("pass" if ch.passed else "FAIL")

@@ -354,7 +354,7 @@ def convert(doc: dict) -> dict | None:
 
 
 def merge_annotations(papers: list[dict], annotations: dict) -> None:
-    """Attach hand-written domains/claims; spans are checked against the abstract text."""
+    """Attach hand-written domains/claims/proposed names; spans are checked against the abstract."""
     by_id = {p["id"]: p for p in papers}
     for doc_id, ann in sorted(annotations.get("papers", {}).items()):
         paper = by_id.get(doc_id)
@@ -368,6 +368,18 @@ def merge_annotations(papers: list[dict], annotations: dict) -> None:
             for i, c in enumerate(ann["claims"]):
                 claims.append(_locate_claim(doc_id, i, text, c))
             paper["claims"] = claims
+        if "proposes" in ann:
+            paper["proposes"] = [_locate_proposal(doc_id, text, e) for e in ann["proposes"]]
+
+
+def _locate_proposal(doc_id: str, text: str, entry: str | dict) -> dict:
+    """A proposed name (a string, or {name, aliases}); one of its forms must be in the abstract."""
+    if isinstance(entry, str):
+        entry = {"name": entry, "aliases": []}
+    forms = [entry["name"], *entry.get("aliases", [])]
+    if not any(f in text for f in forms):
+        raise SystemExit(f"{ANNOTATIONS}: paper {doc_id}: proposed name not in abstract: {forms!r}")
+    return {"name": entry["name"], "aliases": list(entry.get("aliases", []))}
 
 
 def _locate_claim(doc_id: str, i: int, text: str, c: dict) -> dict:
