@@ -9,6 +9,12 @@ Every write makes a new generation beside the current one and switches the symli
 unchanged, and readers (the web server, opened with `read_only=True`) never see a half-written
 database. `generation()` reads the link from disk, so a reader can tell that the store changed
 and reopen (`refresh()`).
+
+A build loads with `replace_all_nquads`: the N-Quads files are written inside the new
+generation's folder and bulk loaded by Oxigraph (no Python object per quad); a change
+(`update`, `add_quads`, `replace_graph_of`) runs in one transaction on a backup of the current
+generation, which RocksDB makes by hard-linking its files: its cost grows with the number of
+files, not with the size of the graph.
 """
 
 from __future__ import annotations
