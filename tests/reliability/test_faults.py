@@ -9,6 +9,7 @@ import pickle
 import random
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -261,3 +262,65 @@ def test_full_disk_under_the_exports_is_a_clear_error_and_keeps_the_graph(
         line = assert_user_error(result, str(good_graph.exports))
         assert "no space left" in line.lower(), line
         assert good_graph.snapshot() == before
+
+
+# -- a remote store that goes away for a while ---------------------------------------------------
+
+
+def oxigraph_serve(location: Path, port: int) -> subprocess.Popen:
+    """`oxigraph serve` on loopback; returns once it answers."""
+    binary = str(Path(sys.executable).with_name("oxigraph"))
+    process = subprocess.Popen([binary, "serve", "--location", str(location),
+                                "--bind", f"127.0.0.1:{port}"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return process
+        except OSError:
+            assert process.poll() is None, "oxigraph serve exited"
+            time.sleep(0.05)
+    process.kill()
+    raise RuntimeError("oxigraph serve did not start")
+
+
+def test_server_survives_a_remote_store_that_is_briefly_away(hostile_graph: Graph,
+                                                             tmp_path: Path) -> None:
+    from api import create_app
+
+    data = tmp_path / "oxigraph"
+    subprocess.run([str(Path(sys.executable).with_name("oxigraph")), "load", "--location",
+                    str(data), "--file", str(hostile_graph.exports / "graph.nq")], check=True,
+                   capture_output=True)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = create_app({"TESTING": True, "store": f"http://127.0.0.1:{port}", "rate_limit": 0,
+                      "query_workers": 1, "query_time_limit_ms": 5000})
+    client = app.test_client()
+    ask = {"query": "ASK { ?p a <https://w3id.org/paperkg/ns#Paper> }"}
+    accept = {"Accept": "application/sparql-results+json"}
+    server = oxigraph_serve(data, port)
+    try:
+        response = client.get("/sparql", query_string=ask, headers=accept)
+        assert response.status_code == 200 and response.get_json()["boolean"] is True
+        server.terminate()
+        server.wait(timeout=10)
+        for _ in range(3):
+            response = client.get("/sparql", query_string=ask, headers=accept)
+            assert response.status_code == 503, response.get_data(as_text=True)
+            error = response.get_json()["error"]
+            assert error["status"] == 503 and f"127.0.0.1:{port}" in error["message"]
+            assert response.headers["Retry-After"]
+        assert client.get("/api/papers").status_code == 503
+        assert client.get("/healthz").status_code == 503
+        server = oxigraph_serve(data, port)
+        response = client.get("/sparql", query_string=ask, headers=accept)
+        assert response.status_code == 200 and response.get_json()["boolean"] is True
+        assert client.get("/api/papers").status_code == 200
+        assert client.get("/healthz").status_code == 200
+    finally:
+        server.kill()
+        server.wait()
+        app.extensions["paperkg"].close()
