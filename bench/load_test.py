@@ -1,0 +1,277 @@
+"""Bounded load test of the HTTP service, on loopback only.
+
+    .venv/bin/python bench/load_test.py --seconds 60 --clients 50 [--store DIR]
+
+Starts the server (`python -m api.serve`, gunicorn) on a free 127.0.0.1 port over a built
+store (without --store it builds one from `bench/gen_corpus.py --papers 300` in a temporary
+folder), then runs `--clients` threads for `--seconds`, each looping over a mix of cheap
+requests (SPARQL SELECT with LIMIT, neighbourhood, search, paper and entity pages), and
+`--slow-clients` more threads that only send queries far too expensive for the time limit.
+It stops by itself and prints: requests sent, answers by status (only 200, 429 and the time
+limit's 503 are allowed; anything else is listed as an error), p50/p99 latency of cheap
+requests answered 200, slow queries stopped by the time limit, and the resident memory of the
+server's process tree at the start and at the end. Exit status 1 when a disallowed status or
+a connection error occurred.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote, urlencode
+
+import psutil
+
+ROOT = Path(__file__).resolve().parent.parent
+CHEAP_SPARQL = ("PREFIX pkg: <https://w3id.org/paperkg/ns#> "
+                "SELECT ?p ?m WHERE { ?p pkg:usesMethod ?m } LIMIT 20")
+# Three unconstrained patterns: a cross product of the graph with itself, far past any limit.
+SLOW_SPARQL = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+
+
+@dataclass
+class Tally:
+    statuses: Counter = field(default_factory=Counter)
+    cheap_ms: list[float] = field(default_factory=list)
+    slow_ms: list[float] = field(default_factory=list)
+    time_limited: int = 0
+    busy: int = 0
+    errors: Counter = field(default_factory=Counter)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def build_store(folder: Path, papers: int) -> Path:
+    corpus = folder / "corpus.jsonl"
+    subprocess.run([sys.executable, str(ROOT / "bench" / "gen_corpus.py"), "--papers",
+                    str(papers), "--seed", "17", "--out", str(corpus)], check=True)
+    subprocess.run([sys.executable, "-m", "graph", "build", str(corpus), "--store",
+                    str(folder / "store"), "--out", str(folder / "exports"), "--no-progress"],
+                   check=True, cwd=ROOT)
+    return folder / "store"
+
+
+def tree_rss(pid: int) -> int:
+    """Resident bytes of a process and all its descendants (gunicorn workers, query workers)."""
+    try:
+        root = psutil.Process(pid)
+        processes = [root, *root.children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return 0
+    total = 0
+    for process in processes:
+        try:
+            total += process.memory_info().rss
+        except psutil.NoSuchProcess:
+            pass
+    return total
+
+
+def get(port: int, path: str, *, headers: dict[str, str] | None = None, timeout: float = 30
+        ) -> tuple[int, bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request("GET", path, headers=headers or {})
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def wait_ready(port: int, server: subprocess.Popen, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"the server exited with status {server.returncode}")
+        try:
+            if get(port, "/healthz", timeout=2)[0] == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise SystemExit("the server did not become ready")
+
+
+def cheap_paths(port: int) -> list[str]:
+    status, body = get(port, "/api/papers?limit=50")
+    papers = [p["key"] for p in json.loads(body)["papers"]] if status == 200 else []
+    status, body = get(port, "/api/entities?limit=50")
+    entities = [e["id"] for e in json.loads(body)["entities"]] if status == 200 else []
+    paths = ["/sparql?" + urlencode({"query": CHEAP_SPARQL}), "/", "/api/search?q=network",
+             "/api/search?q=bench", "/search?q=transformer"]
+    for key in papers[:20]:
+        paths += [f"/api/neighbourhood?node=paper/{quote(key)}&depth=1",
+                  f"/paper/{quote(key)}", f"/api/papers/{quote(key)}"]
+    for ref in entities[:20]:
+        paths += [f"/api/neighbourhood?node={quote(ref)}&depth=1", f"/entity/{quote(ref)}"]
+    return paths
+
+
+def client(port: int, paths: list[str], stop: float, tally: Tally, seed: int) -> None:
+    rng = random.Random(seed)
+    headers = {"Accept": "application/sparql-results+json, application/json, text/html"}
+    while time.monotonic() < stop:
+        path = rng.choice(paths)
+        started = time.monotonic()
+        try:
+            status, body = get(port, path, headers=headers)
+        except OSError as exc:
+            with tally.lock:
+                tally.errors[f"connection: {type(exc).__name__}"] += 1
+            continue
+        elapsed = (time.monotonic() - started) * 1000
+        with tally.lock:
+            tally.statuses[status] += 1
+            if status == 200:
+                tally.cheap_ms.append(elapsed)
+            elif status != 429:
+                tally.errors[f"{status} {path.split('?')[0]}: {_message(body)}"] += 1
+
+
+def _message(body: bytes) -> str:
+    try:
+        return str(json.loads(body)["error"]["message"])[:60]
+    except (ValueError, KeyError, TypeError):
+        return body[:60].decode("utf-8", "replace")
+
+
+def slow_client(port: int, stop: float, tally: Tally) -> None:
+    path = "/sparql?" + urlencode({"query": SLOW_SPARQL})
+    headers = {"Accept": "application/sparql-results+json"}
+    while time.monotonic() < stop:
+        started = time.monotonic()
+        try:
+            status, body = get(port, path, headers=headers, timeout=120)
+        except OSError as exc:
+            with tally.lock:
+                tally.errors[f"slow connection: {type(exc).__name__}"] += 1
+            continue
+        elapsed = (time.monotonic() - started) * 1000
+        with tally.lock:
+            tally.statuses[status] += 1
+            if status == 503:
+                message = json.loads(body)["error"]["message"]
+                if "time limit" in message:
+                    tally.time_limited += 1
+                    tally.slow_ms.append(elapsed)
+                elif "busy" in message:
+                    tally.busy += 1
+                else:
+                    tally.errors[f"503 slow: {message[:80]}"] += 1
+            elif status == 429:
+                time.sleep(0.5)  # the flood keeps up, but a rate-limited client backs off
+            else:
+                tally.errors[f"{status} slow query"] += 1
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--store", help="a built store folder (default: build 300 papers)")
+    parser.add_argument("--papers", type=int, default=300, help="papers to build without --store")
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--clients", type=int, default=50, help="threads sending cheap requests")
+    parser.add_argument("--slow-clients", type=int, default=8,
+                        help="threads sending only queries past the time limit")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
+    parser.add_argument("--threads", type=int, default=16, help="threads per gunicorn worker")
+    parser.add_argument("--rate-limit", type=int, default=6000,
+                        help="server setting rate_limit (requests a minute per client; all "
+                        "threads here are one client)")
+    parser.add_argument("--burst", type=int, default=200, help="server setting rate_limit_burst")
+    parser.add_argument("--time-limit-ms", type=int, default=2000,
+                        help="server setting query_time_limit_ms")
+    args = parser.parse_args(argv)
+
+    work = Path(tempfile.mkdtemp(prefix="paperkg-load-"))
+    store = Path(args.store) if args.store else build_store(work, args.papers)
+    port = free_port()
+    command = [sys.executable, "-m", "api.serve", "--store", str(store), "--host", "127.0.0.1",
+               "--port", str(port), "--workers", str(args.workers), "--threads",
+               str(args.threads), "--log-level", "warning",
+               "--set", f"rate_limit={args.rate_limit}",
+               "--set", f"rate_limit_burst={args.burst}",
+               "--set", f"query_time_limit_ms={args.time_limit_ms}",
+               "--set", f"exports_dir={work / 'exports'}"]
+    log = open(work / "server.log", "wb")
+    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log,
+                              start_new_session=True)
+    try:
+        wait_ready(port, server)
+        paths = cheap_paths(port)
+        for path in paths[:10]:  # warm the caches (graph projection, query workers)
+            get(port, path)
+        rss_start = tree_rss(server.pid)
+        tally = Tally()
+        stop = time.monotonic() + args.seconds
+        threads = [threading.Thread(target=client, args=(port, paths, stop, tally, n))
+                   for n in range(args.clients)]
+        threads += [threading.Thread(target=slow_client, args=(port, stop, tally))
+                    for _ in range(args.slow_clients)]
+        started = time.monotonic()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        wall = time.monotonic() - started
+        healthy = get(port, "/healthz")[0]
+        rss_end = tree_rss(server.pid)
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+        log.close()
+
+    total = sum(tally.statuses.values())
+    print(f"load test: {args.clients} clients + {args.slow_clients} slow-query clients, "
+          f"{wall:.1f} s, server {args.workers} workers x {args.threads} threads, "
+          f"rate_limit={args.rate_limit}/min burst {args.burst}, "
+          f"time limit {args.time_limit_ms} ms, {os.cpu_count()} CPUs, "
+          f"load average {os.getloadavg()[0]:.1f}")
+    print(f"requests answered: {total} ({total / wall:.0f}/s)")
+    print("by status: " + ", ".join(f"{s}: {n}" for s, n in sorted(tally.statuses.items())))
+    print(f"cheap requests answered 200: {len(tally.cheap_ms)}; latency p50 "
+          f"{percentile(tally.cheap_ms, 0.5):.0f} ms, p99 {percentile(tally.cheap_ms, 0.99):.0f}"
+          f" ms, max {max(tally.cheap_ms, default=float('nan')):.0f} ms")
+    print(f"slow queries stopped by the time limit: {tally.time_limited} (answered after "
+          f"median {statistics.median(tally.slow_ms) if tally.slow_ms else float('nan'):.0f} ms)"
+          f"; refused as busy: {tally.busy}")
+    print(f"server RSS (process tree): start {rss_start / 2**20:.0f} MiB, "
+          f"end {rss_end / 2**20:.0f} MiB; /healthz after the run: {healthy}")
+    if tally.errors:
+        print("errors: " + ", ".join(f"{k}: {n}" for k, n in tally.errors.most_common()))
+        return 1
+    print("errors: none")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
