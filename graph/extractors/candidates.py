@@ -8,6 +8,7 @@ abstract presents it as its own contribution. methods.py, datasets.py ... pick t
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from spacy.tokens import Doc, Span, Token
@@ -152,7 +153,9 @@ def _glued_names(doc: Doc) -> list[Span]:
     return spans
 
 
-def _is_proposed(span: Span) -> bool:
+def _in_contribution_context(span: Span) -> bool:
+    """The context cue the learned scorer was trained with: the span sits where an abstract
+    presents its contribution ("our X", "we propose X", "X, a novel ..."), name or not."""
     doc = span.doc
     # "our X", "the proposed X", "X, a novel ..."
     for k in range(max(span.sent.start, span.start - 3), span.start):
@@ -183,12 +186,197 @@ def _is_proposed(span: Span) -> bool:
     return False
 
 
+# --- proposed names ------------------------------------------------------------------------
+#
+# `proposed` (pkg:proposes) marks a *name* the abstract gives its own contribution. Being in a
+# contribution sentence is not enough: "we propose a deep architecture", "we train a CNN" and
+# "outperforms LSTM" are descriptions, tools and baselines, not names the paper introduces.
+
+# verbs whose subject, when it is a coined name, reports the paper's own results
+_RESULT_VERBS = frozenset(
+    "achieve outperform reach surpass obtain attain beat exceed set improve yield learn "
+    "disentangle discover generate produce converge match deliver establish rank".split()
+)
+# "outperforms X", "better than X", "improvement over X": X is a baseline
+_BASELINE_PREPS = frozenset("over than against versus vs".split())
+_BASELINE_VERBS = frozenset("outperform beat surpass exceed compare".split())
+_BACKGROUND_ADVERBS = frozenset("recently previously originally traditionally".split())
+# adjectival compounds ("ResNet-like", "EM-based") describe; they do not name
+_ADJECTIVE_TAILS = ("-like", "-based", "-style", "-inspired", "-driven", "-aware", "-free", "-specific")
+# a citation key left in converted text: "bellemare2017distributional"
+_CITATION = re.compile(r"^[a-z]+\d{4}[a-z]*$")
+_NAMING_LEADS = (
+    "refer to as", "referred to as", "refer to it as", "called", "named", "dubbed", "termed",
+    "coined", "we call", "we name", "we term", "we dub",
+)
+# "our VQA demo", "our code": artefacts of the work, not what it proposes
+_ARTEFACTS = frozenset("demo code website webpage page repository implementation toolkit".split())
+# "a super-resolution method (SR)": a defined acronym on a description is not a coined name
+_KIND_HEADS = frozenset("method approach technique model system algorithm framework scheme strategy".split())
+_ADJECTIVE_COMPOUND = re.compile(r"\S+-(?:like|based|style|inspired|driven|aware|free|specific)\b")
+_QUOTES = frozenset("\"'“”‘’")
+
+
+def _own_subject(verb: Token) -> bool:
+    subjects = [c for c in verb.children if c.dep_ in {"nsubj", "nsubjpass"}]
+    if not subjects:
+        # "X is proposed", "to introduce X": the abstract's own voice
+        return True
+    return any(
+        s.lower_ in _OWN_SUBJECTS or any(t.lower_ in {"paper", "work"} for t in s.subtree) for s in subjects
+    )
+
+
+def _naming_cue(span: Span) -> bool:
+    """The abstract gives the span as a name: "called X", "we refer to as X", "the task of X",
+    "a new framework, X" under an own proposal verb, or a quoted term it introduces."""
+    tok = span.root
+    head = tok.head
+    if tok.dep_ in {"oprd", "xcomp", "dobj", "attr", "appos", "npadvmod"} and head.lemma_.lower() in _NAMING_VERBS:
+        return True
+    if tok.dep_ == "pobj" and head.lower_ == "as" and head.head.lemma_.lower() in {"refer", "term", "name", "call", "denote"}:
+        return True
+    if (
+        tok.dep_ == "pobj"
+        and head.lower_ == "of"
+        and head.head.lemma_.lower() in {"task", "problem"}
+        and head.head.head.lemma_.lower() in _PROPOSE_VERBS
+    ):
+        return True
+    doc = span.doc
+    lead = doc[max(span.sent.start, span.start - 3) : span.start].text.lower()
+    if lead.endswith(_NAMING_LEADS):
+        return True
+    before = doc[span.start - 1].text if span.start > 0 else ""
+    after = doc[span.end].text if span.end < len(doc) else ""
+    if before in _QUOTES and (after in _QUOTES or (span.end + 1 < len(doc) and doc[span.end + 1].text in _QUOTES)):
+        verbs = [t for t in span.sent if t.pos_ == "VERB" and t.lemma_.lower() in _PROPOSE_VERBS]
+        return any(_own_subject(v) for v in verbs)
+    return False
+
+
+def _own_cue(span: Span, *, climb: bool = True) -> bool:
+    """The span is the paper's own: "our X", "the proposed X", "our method, X", the object of
+    "we propose/introduce", or "X, a novel ..."."""
+    doc = span.doc
+    tok = span.root
+    # "our X", "the proposed X": the marker belongs to the span's own phrase
+    if any(doc[k].lower_ in _OWN_MARKERS for k in range(tok.left_edge.i, span.start)):
+        return True
+    if any(c.dep_ == "appos" and any(t.lower_ in _NOVEL for t in c.subtree) for c in tok.children):
+        return True
+    # climb "X and Y", "X (ACR)", "a framework, X", "X network" to the word the verb governs
+    seen = 0
+    while climb and tok.dep_ in {"conj", "appos", "compound", "amod", "nmod"} and tok.head is not tok and seen < 4:
+        tok = tok.head
+        seen += 1
+        if any(doc[k].lower_ in _OWN_MARKERS for k in range(tok.left_edge.i, min(tok.i, span.start))):
+            return True  # "our method, X", "our fast text classifier X"
+        if any(t.lower_ in _NOVEL for t in doc[tok.left_edge.i : span.start]):
+            return True  # "a novel generative model named X", "a novel X architecture"
+    head = tok.head
+    if tok.dep_ in {"dobj", "nsubjpass", "attr"} and head.lemma_.lower() in _PROPOSE_VERBS:
+        return tok.dep_ == "nsubjpass" or _own_subject(head)
+    return False
+
+
+def _result_subject(span: Span) -> bool:
+    """A coined name reporting results: "LeakGAN is highly effective", "AlphaZero achieved"."""
+    tok = span.root
+    if tok.dep_ not in {"nsubj", "nsubjpass"}:
+        return False
+    verb = tok.head
+    if any(c.lower_ in _BACKGROUND_ADVERBS for c in verb.children):
+        return False
+    if verb.lemma_.lower() in _RESULT_VERBS:
+        return True
+    # "X is (highly) effective / able to / competitive"
+    return verb.lemma_ == "be" and any(
+        c.dep_ == "acomp" and c.lemma_.lower() in {"effective", "able", "competitive", "superior", "capable", "better"}
+        for c in verb.children
+    )
+
+
+def _baseline_or_number(span: Span) -> bool:
+    doc = span.doc
+    tok = span.root
+    if tok.dep_ == "pobj" and tok.head.lower_ in _BASELINE_PREPS:
+        return True
+    if tok.dep_ == "dobj" and tok.head.lemma_.lower() in _BASELINE_VERBS:
+        return True
+    if span.start > 0 and doc[span.start - 1].lower_ in _BASELINE_PREPS:
+        return True
+    return span[0].like_num or span[0].pos_ == "NUM"
+
+
+def _is_name(d: _Draft) -> bool:
+    """A coined name rather than a description: name-shaped, or defined with an acronym."""
+    text = _ADJECTIVE_COMPOUND.sub("", d.span.text).strip()
+    if classify.is_name_shaped(text):
+        return True
+    if d.aliases:
+        return not (len(d.span.text.split()) <= 2 and d.span[-1].lemma_.lower() in _KIND_HEADS)
+    return any(t.pos_ == "PROPN" and t.is_title and not t.is_sent_start for t in d.span)
+
+
+def is_proposed(d: _Draft) -> bool:
+    """Whether the candidate is a name the abstract introduces as the paper's own."""
+    span = d.span
+    text = span.text
+    if not len(span) or _baseline_or_number(span) or _CITATION.match(text) is not None:
+        return False
+    if text.lower().endswith(_ADJECTIVE_TAILS):
+        return False
+    if len(span) == 1 and span[0].lemma_.lower() in classify.GENERIC:
+        return False
+    if span[-1].lemma_.lower() in _ARTEFACTS:
+        return False
+    if _naming_cue(span):
+        return True
+    # a well-known name is the paper's own only when the sentence says so of the name itself
+    # ("our classifier fastText"), not when it is a part the paper uses ("stochastic gradient
+    # descent", "a GAN-based model")
+    if "lexicon" in d.sources or "lexicon-variant" in d.sources:
+        return classify.is_name_shaped(d.label or text) and _own_cue(span, climb=False)
+    if _own_cue(span):
+        if _is_name(d):
+            return True
+        # "we introduce multi-view consistency, a benchmark ...": a bare (no article, not
+        # plural) lowercase phrase with a describing appositive names the contribution
+        root = span.root
+        bare = not any(c.dep_ in {"det", "nummod", "poss"} for c in root.children) and root.tag_ not in {"NNS", "NNPS"}
+        described = any(c.dep_ == "appos" for c in root.children)
+        return bare and described and len(span) > 1
+    if d.aliases and _is_name(d) and _own_sentence(span):
+        # "we propose a method (SR) using a deeply-recursive network (DRCN)"
+        return True
+    return classify.is_name_shaped(text) and not text.isupper() and _result_subject(span)
+
+
+def _own_sentence(span: Span) -> bool:
+    verbs = [t for t in span.sent if t.pos_ == "VERB" and t.lemma_.lower() in _PROPOSE_VERBS]
+    return any(_own_subject(v) and any(c.lower_ in _OWN_SUBJECTS for c in v.children) for v in verbs)
+
+
 def _combine(strengths: list[float]) -> float:
     """Noisy-or of independent pieces of evidence."""
     miss = 1.0
     for s in strengths:
         miss *= 1.0 - s
     return 1.0 - miss
+
+
+def _names_a_variant(span: Span, known: list[Span]) -> bool:
+    """"Deep Gaussian Mixture Model", "Gumbel Tree-LSTM": modifiers in front of a known name,
+    none of them a kind noun ("text classifier fastText" is a description and its name)."""
+    for hit in known:
+        if hit.end == span.end and span.start < hit.start:
+            prefix = span.doc[span.start : hit.start]
+            return not any(
+                t.pos_ in {"PRON", "NUM"} or (t.is_lower and (t.pos_ == "NOUN" or t.lemma_ in classify.HEADS))
+                for t in prefix
+            )
+    return False
 
 
 def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
@@ -261,7 +449,9 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
             if head:
                 etype, strength = next(iter(head.items()))
                 name.add({etype: max(strength, 0.6)})
-            continue
+            if not last.is_title:
+                continue
+            # "Deep Gaussian Mixture Model": the capitalised kind word is part of the name
         d = draft(span)
         d.sources.add("chunk")
         d.add(classify.head_evidence(span))
@@ -277,6 +467,10 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
                 d.sources.add("lexicon-variant")
 
     d_list = [d for _, d in sorted(drafts.items())]
+    known = [h.span for h in hits] + [d.span for d in d_list if "lexicon-variant" in d.sources]
+    for d in d_list:
+        if "chunk" in d.sources and _names_a_variant(d.span, known):
+            d.sources.add("named-variant")
     for d in d_list:
         d.add(classify.context_evidence(d.span))
         shape = classify.model_shape(d.span.text)
@@ -289,11 +483,13 @@ def _generate(doc: Doc, scorer: Scorer | None) -> list[Candidate]:
     d_list, short_forms = drafts_of(doc)
     # type each draft
     by_short: dict[str, tuple[str, float]] = {}
+    long_proposed: dict[int, bool] = {}
     out: list[Candidate] = []
     for d in d_list:
         if "acronym-use" in d.sources and "lexicon" not in d.sources:
             continue  # typed after their long forms
         cand = _decide(d, scorer)
+        long_proposed[id(d)] = cand is not None and cand.proposed
         if cand is not None:
             out.append(cand)
             for alias in cand.aliases:
@@ -319,7 +515,10 @@ def _generate(doc: Doc, scorer: Scorer | None) -> list[Candidate]:
                 confidence=conf,
                 label=long.label or long.span.text,
                 aliases=(long_alias,),
-                proposed=_is_proposed(d.span),
+                # the "(ACR)" of a definition is as proposed as its long form; a later use
+                # may be proposed on its own ("our ACR", "ACR achieves")
+                proposed=long_proposed.get(id(long), False)
+                or (d.span.start > long.span.end + 1 and is_proposed(d)),
                 sources=tuple(sorted(d.sources)),
                 evidence=((etype, conf),),
             )
@@ -335,7 +534,7 @@ def _decide(d: _Draft, scorer: Scorer | None) -> Candidate | None:
     # a proper name with no other evidence: most coined names in abstracts are methods
     if named and not d.evidence:
         # ... and one the abstract presents as its own almost always is
-        d.add({"method": 0.6 if _is_proposed(span) else 0.3})
+        d.add({"method": 0.6 if _in_contribution_context(span) else 0.3})
     scores = {etype: _combine(vals) for etype, vals in d.evidence.items()}
     if not scores:
         return None
@@ -366,16 +565,20 @@ def _decide(d: _Draft, scorer: Scorer | None) -> Candidate | None:
         confidence=min(conf, 0.99),
         label=d.label,
         aliases=aliases,
-        proposed=_is_proposed(span),
+        proposed=is_proposed(d),
         sources=tuple(sorted(d.sources)),
         evidence=tuple(sorted(scores.items())),
     )
 
 
-_TIERS = {"lexicon": 2, "lexicon-variant": 2, "acronym": 2, "acronym-use": 2, "name": 1, "chunk": 0}
+_TIERS = {"named-variant": 0, "lexicon": 2, "lexicon-variant": 2, "acronym": 2, "acronym-use": 2, "name": 1, "chunk": 0}
 
 
 def _tier(c: Candidate) -> int:
+    # the name a paper gives its contribution beats the known name inside it
+    # ("Gumbel Tree-LSTM" over "Tree-LSTM", "Deep Gaussian Mixture Model" over "Gaussian ...")
+    if c.proposed and "named-variant" in c.sources:
+        return 3
     return max(_TIERS[s] for s in c.sources)
 
 
@@ -424,7 +627,7 @@ def features(d: _Draft) -> dict[str, float]:
     f[f"next:{nxt}"] = 1.0
     if span.start > 1:
         f[f"prev2:{doc[span.start - 2].lower_} {prev}"] = 1.0
-    if _is_proposed(span):
+    if _in_contribution_context(span):
         f["proposed"] = 1.0
     return f
 
@@ -450,7 +653,7 @@ def _decide_learned(d: _Draft, scorer: Scorer) -> Candidate | None:
         typed = {t: max(p, partner[t]) for t, p in typed.items()}
     etype = max(typed, key=typed.get)
     conf = typed[etype]
-    if conf < scorer.thresholds.get(etype, MIN_CONFIDENCE) and _is_coined(d) and _is_proposed(span):
+    if conf < scorer.thresholds.get(etype, MIN_CONFIDENCE) and is_proposed(d):
         # a name the abstract coins for its own contribution is an entity, whatever the
         # training papers (which never saw it) suggest; its type comes from the rules
         rule_scores = {t: _combine(v) for t, v in d.evidence.items() if t != "model"}
@@ -476,7 +679,7 @@ def _decide_learned(d: _Draft, scorer: Scorer) -> Candidate | None:
         confidence=min(conf, 0.99),
         label=d.label,
         aliases=aliases,
-        proposed=_is_proposed(span),
+        proposed=is_proposed(d),
         sources=tuple(sorted(d.sources)),
         evidence=tuple(sorted((t, round(p, 4)) for t, p in typed.items())),
     )
