@@ -256,3 +256,77 @@ def test_coined_contribution_names_are_kept_and_typed_by_their_appositive(nlp):
     assert quill["Quill"].confidence >= 0.5
     bird = by_text(run(nlp, "We release BirdSong-1M, a dataset of one million annotated recordings."))
     assert bird["BirdSong-1M"].type == "dataset" and bird["BirdSong-1M"].proposed
+
+
+def proposed_names(nlp, text: str) -> set[str]:
+    return {m.label or m.text for m in run(nlp, text) if m.proposed}
+
+
+@pytest.mark.parametrize(
+    "text, own",
+    [
+        # generic background phrases, baselines, numbers and known tools are not proposed
+        ("Language models struggle with long inputs. We propose a deep architecture for them.", set()),
+        ("Our method improves accuracy by 3 points over LSTM on SQuAD.", set()),
+        ("We propose a new optimiser and train it with stochastic gradient descent.", set()),
+        ("Our CNN is trained end-to-end on MRI volumes.", set()),
+        ("We propose a new EM-based algorithm that scales well.", set()),
+        ("Our VQA demo is available online.", set()),
+        # coined names, however they are introduced
+        ("In this paper, we propose a new framework, called Quillnet, for text generation.", {"Quillnet"}),
+        ("We describe a setting we refer to as sparse echo retrieval.", {"sparse echo retrieval"}),
+        ("Our method, dubbed RiverMask, runs at 35 frames per second.", {"RiverMask"}),
+        ("In this paper, we introduce the task of targeted echo parsing.", {"targeted echo parsing"}),
+        ("We introduce a “lantern objective” to the hidden layers.", {"lantern objective"}),
+        ("Experiments on Atari show that HopGAN is highly effective.", {"HopGAN"}),
+    ],
+)
+def test_proposed_means_a_name_the_paper_introduces(nlp, text, own):
+    assert proposed_names(nlp, text) == own
+
+
+def test_a_named_variant_of_a_known_name_wins_over_it(nlp):
+    mentions = run(nlp, "In this paper we propose a new model, called the Deep Gaussian Mixture Model.")
+    own = [m for m in mentions if m.proposed]
+    assert [m.text for m in own] == ["Deep Gaussian Mixture Model"]
+    assert "Gaussian Mixture Model" not in {m.text for m in mentions if m.type == own[0].type}
+
+
+def test_acronym_definition_follows_its_long_form(nlp):
+    text = "We propose an image super-resolution method (SR) using a deeply-gated echo network (DGEN)."
+    assert proposed_names(nlp, text) == {"deeply-gated echo network"}
+
+
+@pytest.mark.parametrize(
+    "text, span, label",
+    [
+        ("SDP)", "SDP", None),
+        ("residue (binding site localization", "residue", None),
+        (") Lattice Echo", "Lattice Echo", None),
+        ("ResNet (v2)", "ResNet (v2)", None),
+        ("$m$-Synchronous SGD", "$m$-Synchronous SGD", "m-Synchronous SGD"),
+        ("\\textbf{Echo}Net", "\\textbf{Echo}Net", "EchoNet"),
+    ],
+)
+def test_tidy_balances_brackets_and_cleans_tex_labels(text, span, label):
+    abstract = f"We use {text} here."
+    start = abstract.index(text)
+    cand = candidates.Candidate(type="method", start=start, end=start + len(text), text=text, confidence=0.9)
+    tidy = candidates.tidy(cand)
+    assert tidy is not None
+    assert abstract[tidy.start : tidy.end] == tidy.text == span
+    assert tidy.label == label
+    if label:
+        assert span in tidy.aliases
+
+
+def test_tidy_drops_a_span_of_brackets_alone():
+    assert candidates.tidy(candidates.Candidate("method", 0, 2, "()", 0.9)) is None
+
+
+def test_tex_name_keeps_an_exact_span_and_a_clean_label(nlp):
+    text = "We propose $m$-Synchronous SGD, a new optimizer."
+    for m in run(nlp, text):
+        assert text[m.start : m.end] == m.text
+        assert "$" not in (m.label or "")
+        assert m.text.count("(") == m.text.count(")")
