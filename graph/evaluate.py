@@ -849,7 +849,9 @@ def format_table(report: EvalReport) -> str:
 
 def format_sweep(reports: Sequence[EvalReport]) -> str:
     """Precision/recall per entity type at each threshold."""
+    proposed = any(r.proposed.papers for r in reports)
     head = f"{'threshold':>9}" + "".join(f"{t + ' P/R':>16}" for t in ENTITY_TYPES)
+    head += f"{'proposed P/R':>16}" if proposed else ""
     lines = [head, "-" * len(head)]
     for r in reports:
         cells = []
@@ -858,6 +860,9 @@ def format_sweep(reports: Sequence[EvalReport]) -> str:
             cells.append(
                 f"{'n/a':>16}" if t in r.no_gold else f"{s.precision:>8.3f}/{s.recall:<7.3f}"
             )
+        if proposed:
+            s = r.proposed.names
+            cells.append(f"{s.precision:>8.3f}/{s.recall:<7.3f}")
         lines.append(f"{_pct(r.threshold):>9}" + "".join(cells))
     return "\n".join(lines)
 

@@ -75,3 +75,16 @@ def test_dev_gold_has_proposes_for_the_hand_annotated_papers() -> None:
     assert annotated == [g for g in gold if g.claims is not None]
     names = {n for g in annotated for n, _ in g.proposes}
     assert {"LeakGAN", "SiamMask", "Bi-Directional Attention Flow"} <= names
+
+
+def test_sweep_table_has_a_proposed_column_when_the_gold_has_proposes(tmp_path: Path) -> None:
+    from graph.evaluate import format_sweep
+
+    paper = Paper(key="p1", abstract=ABSTRACT, id="p1")
+    ext = PaperExtraction(paper=paper, mentions=[_mention("Gated Flow Networks", proposed=True)])
+    with_gold = score(load_gold(_gold(tmp_path, ["Gated Flow Networks"])), [ext], use_resolver=False)
+    table = format_sweep([with_gold])
+    assert "proposed P/R" in table.splitlines()[0]
+    assert table.splitlines()[2].rstrip().endswith("1.000/1.000")
+    without = score(load_gold(_gold(tmp_path, None)), [ext], use_resolver=False)
+    assert "proposed" not in format_sweep([without])
