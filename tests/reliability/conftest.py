@@ -42,7 +42,13 @@ class Graph:
         return ["--store", str(self.store), "--out", str(self.exports), "--no-progress"]
 
     def snapshot(self) -> dict[str, tuple[str, bytes | str]]:
-        return snapshot(self.root, skip=("writer.lock",))
+        """The store as readers see it (the link and the generation it names) and every
+        file of the export folder. Generations no link names are garbage a writer may clear."""
+        found = {"store": ("link", os.readlink(self.store))}
+        current = self.store.resolve()
+        found.update({f"store/{k}": v for k, v in snapshot(current).items()})
+        found.update({f"exports/{k}": v for k, v in snapshot(self.exports).items()})
+        return found
 
 
 def snapshot(root: Path, skip: Sequence[str] = ()) -> dict[str, tuple[str, bytes | str]]:
