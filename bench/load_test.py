@@ -70,20 +70,25 @@ def build_store(folder: Path, papers: int) -> Path:
     return folder / "store"
 
 
-def tree_rss(pid: int) -> int:
-    """Resident bytes of a process and all its descendants (gunicorn workers, query workers)."""
+def tree_rss(pid: int) -> dict[int, int]:
+    """Resident bytes of a process and each descendant (gunicorn workers, query workers)."""
     try:
         root = psutil.Process(pid)
         processes = [root, *root.children(recursive=True)]
     except psutil.NoSuchProcess:
-        return 0
-    total = 0
+        return {}
+    found = {}
     for process in processes:
         try:
-            total += process.memory_info().rss
+            found[process.pid] = process.memory_info().rss
         except psutil.NoSuchProcess:
             pass
-    return total
+    return found
+
+
+def mib(rss: dict[int, int]) -> str:
+    parts = " + ".join(f"{n / 2**20:.0f}" for n in sorted(rss.values(), reverse=True))
+    return f"{sum(rss.values()) / 2**20:.0f} MiB in {len(rss)} processes ({parts})"
 
 
 def get(port: int, path: str, *, headers: dict[str, str] | None = None, timeout: float = 30
@@ -264,8 +269,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"slow queries stopped by the time limit: {tally.time_limited} (answered after "
           f"median {statistics.median(tally.slow_ms) if tally.slow_ms else float('nan'):.0f} ms)"
           f"; refused as busy: {tally.busy}")
-    print(f"server RSS (process tree): start {rss_start / 2**20:.0f} MiB, "
-          f"end {rss_end / 2**20:.0f} MiB; /healthz after the run: {healthy}")
+    print(f"server RSS at the start: {mib(rss_start)}")
+    print(f"server RSS at the end:   {mib(rss_end)}; /healthz after the run: {healthy}")
     if tally.errors:
         print("errors: " + ", ".join(f"{k}: {n}" for k, n in tally.errors.most_common()))
         return 1
