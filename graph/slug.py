@@ -15,6 +15,8 @@ import unicodedata
 _SEPARATORS = re.compile(r"[\s\-‐‑‒–—_/·]+")
 _UNSAFE = re.compile(r"[^a-z0-9.+]+")
 MAX_READABLE = 60
+#: How a hashed slug ends; a readable slug that ends so is hashed too, or the two could meet.
+_DIGEST_TAIL = re.compile(r"(?:^|-)[0-9a-f]{8}$")
 
 
 def label_key(label: str) -> str:
@@ -28,7 +30,7 @@ def slugify(label: str) -> str:
     folded = unicodedata.normalize("NFKD", key).encode("ascii", "ignore").decode("ascii")
     readable = _UNSAFE.sub("-", folded).strip("-.")[:MAX_READABLE].strip("-.")
     # The readable part is lossless only when it maps back to the key exactly.
-    if readable and readable.replace("-", " ") == key:
+    if readable and readable.replace("-", " ") == key and not _DIGEST_TAIL.search(readable):
         return readable
     digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:8]
     return f"{readable}-{digest}" if readable else digest

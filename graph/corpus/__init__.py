@@ -54,7 +54,8 @@ Text rules, for every format:
   refused. An empty file, or one with no abstracts, is an error.
 - CRLF and lone CR become LF, in files and inside JSON strings.
 - Control characters other than tab and newline are removed from every text field; the
-  ones that separate words (VT, FF, FS..US, NEL) become a space instead.
+  ones that separate words (VT, FF, FS..US, NEL) become a space instead. U+FFFE and U+FFFF
+  go too: XML 1.0 cannot hold them.
 - Text fields are stripped of leading and trailing whitespace. Otherwise an abstract is kept
   verbatim: inner line breaks, CJK, right-to-left text, emoji and LaTeX are untouched (not
   even NFC-normalised; only its key uses NFC).

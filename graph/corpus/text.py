@@ -19,7 +19,8 @@ _WHITESPACE = re.compile(r"\s+")
 
 
 def _control_table() -> dict[int, str | None]:
-    """C0/C1 controls except tab and newline: whitespace-like ones become a space, the rest go."""
+    """C0/C1 controls except tab and newline (whitespace-like ones become a space, the rest go),
+    and the noncharacters U+FFFE/U+FFFF."""
     table: dict[int, str | None] = {}
     for point in [*range(0x00, 0x20), *range(0x7F, 0xA0)]:
         char = chr(point)
@@ -27,6 +28,8 @@ def _control_table() -> dict[int, str | None]:
             continue
         # VT, FF, FS..US and NEL separate words; dropping them would glue words together.
         table[point] = " " if char.isspace() else None
+    # Noncharacters XML 1.0 cannot hold: left in, they would make graph.rdf ill-formed.
+    table[0xFFFE] = table[0xFFFF] = None
     return table
 
 

@@ -87,8 +87,6 @@ def test_corpus_text_reads_back_equal_in_a_second_rdf_library(title, abstract, l
         assert values == string_values(quads, fmt), fmt
 
 
-@pytest.mark.xfail(strict=True, reason="graph/corpus/text.py keeps U+FFFE/U+FFFF, which XML "
-                   "1.0 cannot hold, so graph.rdf is not well-formed (fix in docs/security.md)")
 def test_noncharacters_from_a_corpus_keep_the_rdf_xml_export_well_formed(tmp_path):
     from xml.dom import minidom
 
@@ -146,8 +144,6 @@ def test_labels_with_different_keys_get_different_slugs(a, b):
         assert slugify(a) != slugify(b)
 
 
-@pytest.mark.xfail(strict=True, reason="graph/slug.py: a lossless slug can equal the hashed "
-                   "slug of another name (fix in docs/security.md)")
 @pytest.mark.parametrize("name", ["abç", "😀", "Müller Net", "a.b."])
 def test_a_label_spelling_out_a_hashed_slug_is_a_different_name(name):
     hashed = slugify(name)
