@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from pathlib import Path
@@ -245,17 +245,29 @@ def paper_label(
     links: Sequence[str | None],
     entities: Mapping[str, Entity] | None = None,
 ) -> str:
-    """Title, else the label of the entity the paper proposes (first in text), else first words."""
+    """Title, else the name of what the paper proposes, else its first words.
+
+    Of several proposed entities the paper's name for itself is the coined one ("FLIP", not
+    "bound backpropagation"): a name with capitals or digits inside it, then the one the
+    abstract repeats most, then the surest, then the first.
+    """
     paper = extraction.paper
     if paper.title and paper.title.strip():
         return paper.title
-    for i in _mention_order(extraction.mentions):
+    uses = Counter(ref for ref in links if ref is not None)
+    best: tuple[tuple[bool, int, float, int], str] | None = None
+    for order, i in enumerate(_mention_order(extraction.mentions)):
         mention = extraction.mentions[i]
         ref = links[i] if i < len(links) else None
-        if mention.proposed and ref is not None:
-            entity = entities.get(ref) if entities is not None else None
-            return entity.label if entity is not None else (mention.label or mention.text)
-    return _first_words(paper.abstract)
+        if not mention.proposed or ref is None:
+            continue
+        entity = entities.get(ref) if entities is not None else None
+        label = entity.label if entity is not None else (mention.label or mention.text)
+        coined = any(ch.isupper() or ch.isdigit() for ch in label[1:])
+        rank = (not coined, -uses[ref], -mention.confidence, order)
+        if best is None or rank < best[0]:
+            best = (rank, label)
+    return best[1] if best is not None else _first_words(paper.abstract)
 
 
 def _surface_index(
