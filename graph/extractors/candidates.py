@@ -1,7 +1,7 @@
 """Entity candidates of one abstract, computed once and shared by the five entity extractors.
 
 Candidates come from lexicon hits, acronym definitions (and later uses of the acronym),
-trimmed noun chunks and coined names (ResNet-50, ViT-B/16, GPT-5.4). Each gets one type from
+trimmed noun chunks and coined names (ResNet-50, ViT-B/16, GPT-4o). Each gets one type from
 the evidence classify.py finds, a confidence, the preferred label and aliases, and whether the
 abstract presents it as its own contribution. methods.py, datasets.py ... pick their type.
 """
