@@ -64,12 +64,33 @@ def _allowed_origin(origin: str) -> str | None:
     return origin if origin in origins else None
 
 
+def _too_large(size: int | str, limit: int) -> ApiError:
+    return ApiError(413, f"the request is {size} bytes; the limit is {limit} bytes "
+                    "(setting max_request_bytes)")
+
+
+def _read_unsized_body(limit: int) -> None:
+    """Read and cache a body sent without Content-Length (chunked), or refuse it with 413.
+
+    Werkzeug stops reading such a body at MAX_CONTENT_LENGTH without an error, so a view
+    would get it cut short. Reading one byte past what the limit allows tells a body that
+    fits from one that does not; the cached bytes are what the views then read.
+    """
+    allowed = limit - len(request.query_string)
+    request.max_content_length = allowed + 1
+    body = request.get_data(cache=True)
+    if len(body) > allowed:
+        raise _too_large(f"more than {limit}", limit)
+
+
 def _check_limits() -> Response | None:
     values = current_app.config["PAPERKG_SETTINGS"]
+    limit = values["max_request_bytes"]
     size = len(request.query_string) + (request.content_length or 0)
-    if size > values["max_request_bytes"]:
-        raise ApiError(413, f"the request is {size} bytes; the limit is "
-                       f"{values['max_request_bytes']} bytes (setting max_request_bytes)")
+    if size > limit:
+        raise _too_large(size, limit)
+    if request.content_length is None and "Transfer-Encoding" in request.headers:
+        _read_unsized_body(limit)
     if request.method == "OPTIONS" and request.headers.get("Origin"):
         return _preflight()
     bucket: TokenBucket | None = current_app.extensions.get("paperkg_rate")

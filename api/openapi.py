@@ -257,13 +257,26 @@ def openapi_path(rule: str) -> str:
     return _CONVERTER.sub(r"{\1}", rule)
 
 
+def _html(description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"text/html": {"schema": STR}}}
+
+
+# Errors of the web pages are HTML pages, not the API's JSON shape (api/errors.py).
+PAGE_RESPONSES = {
+    "200": _html("HTML"),
+    "400": _html("A bad or missing parameter, named in the page"),
+    "404": _html("No such paper, entity or node"),
+    "413": _html("Request larger than max_request_bytes"),
+    "429": _html("Rate limit exceeded"),
+}
+
+
 def _generic(rule: str, methods: set[str]) -> dict[str, Any]:
     names = _CONVERTER.findall(rule)
     return {method.lower(): {
         "tags": ["pages"], "summary": "Web page",
         "parameters": [_param(name, STR, name, where="path") for name in names],
-        "responses": {"200": {"description": "HTML", "content": {"text/html": {
-            "schema": STR}}}}} for method in sorted(methods)}
+        "responses": PAGE_RESPONSES} for method in sorted(methods)}
 
 
 def spec(app: Flask) -> dict[str, Any]:

@@ -8,6 +8,7 @@ Results are negotiated by Accept. Errors use the API's JSON error shape.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -60,6 +61,32 @@ def _all(params: list[tuple[str, str]], name: str) -> list[str]:
     return [value for key, value in params if key == name]
 
 
+# An absolute IRI starts with a scheme; these never appear in one (RFC 3987), nor do controls.
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+_NOT_IN_IRI = re.compile(r'[\x00-\x20<>"{}|\\^`\x7f-\x9f]')
+
+
+def check_graph_iri(param: str, value: str) -> str:
+    """`value` of the parameter `param` if it is an absolute IRI, else a 400 naming both."""
+    shown = repr(value if len(value) <= 200 else value[:200] + "...")
+    if not _SCHEME.match(value):
+        reason = "it has no scheme (such as http:)"
+    elif (bad := _NOT_IN_IRI.search(value)) is not None:
+        reason = f"it holds {bad.group()!r}, which no IRI may hold"
+    else:
+        try:
+            pyoxigraph.NamedNode(value)
+        except ValueError as exc:  # the full RFC 3987 grammar: percent escapes, hosts...
+            reason = str(exc).encode("ascii", "backslashreplace").decode("ascii")
+        else:
+            return value
+    raise ApiError(400, f"parameter {param!r} must be an absolute IRI, not {shown}: {reason}")
+
+
+def _graph_iris(params: list[tuple[str, str]], name: str) -> list[str]:
+    return [check_graph_iri(name, value) for value in _all(params, name)]
+
+
 def _request_query() -> tuple[str | None, list[str], list[str]]:
     """(query text, default-graph-uri values, named-graph-uri values) of the request."""
     url_params = _params(request.query_string, "query string")
@@ -104,8 +131,8 @@ def _request_query() -> tuple[str | None, list[str], list[str]]:
                            "application/sparql-query or application/x-www-form-urlencoded")
     if len(queries) > 1:
         raise ApiError(400, f"give one 'query' parameter, not {len(queries)}")
-    return (queries[0] if queries else None, _all(params, "default-graph-uri"),
-            _all(params, "named-graph-uri"))
+    return (queries[0] if queries else None, _graph_iris(params, "default-graph-uri"),
+            _graph_iris(params, "named-graph-uri"))
 
 
 def negotiate(kind: str, default: str | None = None) -> str:
