@@ -1,9 +1,11 @@
-"""Request limits: a token bucket per client address (429 + Retry-After), CORS from the
-`cors_origins` setting, and the request size cap (413).
+"""Request limits: a token bucket per client address (429 + Retry-After), a cap on the
+SPARQL queries one client has in flight (429 + Retry-After), CORS from the `cors_origins`
+setting, and the request size cap (413).
 
-Buckets live in the process: behind several gunicorn workers each keeps its own, so a client
-gets up to `workers` times the rate. Clients are told apart by the connecting address; put the
-service behind a proxy that sets it (werkzeug's ProxyFix) when it is not the client's own.
+Buckets and in-flight counts live in the process: behind several gunicorn workers each keeps
+its own, so a client gets up to `workers` times the rate and the cap. Clients are told apart by
+the connecting address; put the service behind a proxy that sets it (werkzeug's ProxyFix) when
+it is not the client's own.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from flask import Flask, Response, current_app, request
 
@@ -55,6 +59,71 @@ class TokenBucket:
         self._buckets = {client: state for client, state in self._buckets.items()
                          if now - state[1] < full_after}
         self._last_sweep = now
+
+
+class InFlight:
+    """Counts the queries each client has in flight (waiting for a worker or running), shared
+    by the threads of one process."""
+
+    def __init__(self, cap: int):
+        self.cap = cap
+        self._counts: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def enter(self, client: str) -> bool:
+        """Count one more query of `client`; False (nothing counted) when it is at the cap."""
+        with self._lock:
+            count = self._counts.get(client, 0)
+            if count >= self.cap:
+                return False
+            self._counts[client] = count + 1
+            return True
+
+    def leave(self, client: str) -> None:
+        with self._lock:
+            count = self._counts.get(client, 0) - 1
+            if count > 0:
+                self._counts[client] = count
+            else:
+                self._counts.pop(client, None)  # an idle client costs no memory
+
+    def count(self, client: str) -> int:
+        with self._lock:
+            return self._counts.get(client, 0)
+
+
+def client_address() -> str:
+    return request.remote_addr or "unknown"
+
+
+def busy_retry_after() -> int:
+    """Seconds after which a query of this client has surely ended: the time limit."""
+    return max(1, math.ceil(current_app.config["PAPERKG_SETTINGS"]["query_time_limit_ms"]
+                            / 1000))
+
+
+@contextmanager
+def query_slot() -> Iterator[str]:
+    """Hold one of the asking client's in-flight places for the block; 429 when none is left.
+
+    Yields the client address. The place is given back however the block ends (an answer,
+    a time limit, an error).
+    """
+    client = client_address()
+    counter: InFlight | None = current_app.extensions.get("paperkg_inflight")
+    if counter is None:
+        yield client
+        return
+    if not counter.enter(client):
+        wait = busy_retry_after()
+        raise ApiError(429, f"too many queries at once: this client has {counter.cap} SPARQL "
+                       f"queries in flight, the limit is {counter.cap} (setting "
+                       f"max_queries_in_flight); retry in {wait} s",
+                       {"Retry-After": str(wait)})
+    try:
+        yield client
+    finally:
+        counter.leave(client)
 
 
 def _allowed_origin(origin: str) -> str | None:
@@ -138,5 +207,7 @@ def init_app(app: Flask) -> None:
     if values["rate_limit"] > 0:
         app.extensions["paperkg_rate"] = TokenBucket(values["rate_limit"],
                                                      values["rate_limit_burst"])
+    if values["max_queries_in_flight"] > 0:
+        app.extensions["paperkg_inflight"] = InFlight(values["max_queries_in_flight"])
     app.before_request(_check_limits)
     app.after_request(_add_cors)

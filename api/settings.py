@@ -67,6 +67,9 @@ SETTINGS: tuple[Setting, ...] = (
             "`X-Paperkg-Truncated: true`", minimum=1),
     Setting("query_workers", 2, "Worker processes that run SPARQL queries, each holding the "
             "store open read-only", minimum=1),
+    Setting("max_queries_in_flight", 2, "SPARQL queries one client address may have in flight "
+            "(waiting for a query worker or running) in one server process; one more gets 429 "
+            "with Retry-After before it takes a worker; 0 turns the cap off", minimum=0),
     Setting("rate_limit", 600, "Requests per minute allowed per client IP address "
             "(token bucket refill rate); 0 turns rate limiting off", minimum=0),
     Setting("rate_limit_burst", 60, "Requests a client may make at once before the rate "

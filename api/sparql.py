@@ -2,7 +2,8 @@
 
 Queries come by GET `?query=`, by form POST, or by POST with `application/sparql-query`;
 `default-graph-uri` / `named-graph-uri` (repeatable) set the dataset. Each query is checked
-(graph.query.check_query) before it runs in a worker process with a time limit and a row cap.
+(graph.query.check_query) before it runs in a worker process with a time limit and a row cap;
+a client may have `max_queries_in_flight` queries waiting or running at once (429 beyond).
 Results are negotiated by Accept. Errors use the API's JSON error shape.
 """
 
@@ -18,6 +19,7 @@ from werkzeug.routing import BuildError
 
 from api import services
 from api.errors import ApiError
+from api.limits import busy_retry_after, query_slot
 from graph.errors import QueryError, StoreError
 from graph.query import (
     QueryBusy,
@@ -169,10 +171,11 @@ def sparql() -> Response:
             media_type = negotiate("results")
         elif form in {"CONSTRUCT", "DESCRIBE"}:
             media_type = negotiate("graph")
-        result = state.runner.run(
-            query, media_type=media_type, form=form,
-            default_graph=default_graphs or None, named_graphs=named_graphs or None,
-            generation=state.generation())
+        with query_slot() as client:
+            result = state.runner.run(
+                query, media_type=media_type, form=form,
+                default_graph=default_graphs or None, named_graphs=named_graphs or None,
+                generation=state.generation(), client=client)
     except UpdateRefused as exc:
         raise ApiError(403, str(exc)) from None
     except (QuerySyntaxError, QueryRefused) as exc:
@@ -180,6 +183,10 @@ def sparql() -> Response:
     except QueryTimeout as exc:
         raise ApiError(503, str(exc), {"Retry-After": "5"}) from None
     except QueryBusy as exc:
+        if exc.own:  # the client's own queries hold the workers: it should slow down
+            wait = busy_retry_after()
+            raise ApiError(429, f"{exc}; retry in {wait} s", {"Retry-After": str(wait)}) \
+                from None
         raise ApiError(503, str(exc), {"Retry-After": "1"}) from None
     except StoreError as exc:
         raise ApiError(503, str(exc), {"Retry-After": "5"}) from None

@@ -12,6 +12,11 @@ Two guarantees:
   replaced (`QueryTimeout`). Results are serialized by pyoxigraph in the worker and come back
   as bytes, cut at the row cap.
 
+Workers go to waiting queries first come, first served, with one exception that keeps a flood
+of slow queries from starving everyone else: a client whose query ran to the time limit in the
+last `SLOW_CLIENT_MEMORY_S` seconds never waits for a worker and never takes the last free
+one (when there are two or more); it gets `QueryBusy(own=True)` at once instead.
+
 Where the operating system allows it, workers of an embedded store also drop their network
 access (a fresh network namespace), so even a query that slipped past the check could not
 connect anywhere.
@@ -28,7 +33,6 @@ import json
 import logging
 import multiprocessing
 import os
-import queue
 import re
 import threading
 import time
@@ -41,6 +45,9 @@ from graph.errors import QueryError, StoreError
 from graph.namespaces import PREFIXES
 
 log = logging.getLogger(__name__)
+
+#: How long a client whose query ran to the time limit counts as sending slow queries.
+SLOW_CLIENT_MEMORY_S = 60.0
 
 # Media types the runner can produce, by query form.
 RESULTS_MEDIA_TYPES: dict[str, str] = {
@@ -82,7 +89,16 @@ class QueryTimeout(QueryError):
 
 
 class QueryBusy(QueryError):
-    """Every query worker stayed busy for the whole time limit."""
+    """No query worker for this query: all stayed busy for the whole time limit, or the asking
+    client may not take the one that is free (see `QueryRunner.run`).
+
+    `own` is True when the asking client's own queries are the cause: it holds a worker, or
+    one of its queries ran to the time limit a short while ago.
+    """
+
+    def __init__(self, message: str, *, own: bool = False):
+        super().__init__(message)
+        self.own = own
 
 
 @dataclass(frozen=True)
@@ -409,9 +425,15 @@ class QueryRunner:
         # A remote store needs the network to reach its own server.
         self.isolate = (not is_remote(location)) if isolate_network is None else isolate_network
         self._context = multiprocessing.get_context("spawn")
-        self._idle: queue.Queue[_Worker] = queue.Queue()
+        self._idle: list[_Worker] = []
         self._all: set[_Worker] = set()
         self._lock = threading.Lock()
+        # Guards the idle list, the holders, the waiting line and the slow clients.
+        self._turn = threading.Condition(threading.Lock())
+        self._holders: dict[_Worker, tuple[str | None, float]] = {}
+        self._waiting: list[int] = []  # tickets of the queries waiting for a worker, in order
+        self._tickets = itertools.count()
+        self._slow_clients: dict[str, float] = {}  # client -> when its query hit the limit
         self._started = False
         self._closed = False
 
@@ -437,9 +459,18 @@ class QueryRunner:
                 return
             self._started = True
         for _ in range(self.workers):
-            self._idle.put(self._spawn())
+            self._give_back(self._spawn())
+
+    def _give_back(self, worker: _Worker) -> None:
+        with self._turn:
+            self._holders.pop(worker, None)
+            self._idle.append(worker)
+            self._turn.notify_all()
 
     def _discard(self, worker: _Worker) -> None:
+        with self._turn:
+            self._holders.pop(worker, None)
+            self._turn.notify_all()
         with self._lock:
             self._all.discard(worker)
         if worker.process.is_alive():
@@ -452,7 +483,7 @@ class QueryRunner:
         with self._lock:
             closed = self._closed
         if not closed:
-            self._idle.put(self._spawn())
+            self._give_back(self._spawn())
 
     def _wait_ready(self, worker: _Worker) -> None:
         if worker.ready:
@@ -489,16 +520,91 @@ class QueryRunner:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
+    # who gets a worker
+
+    def held_by(self, client: str | None) -> int:
+        """Workers running a query of `client` now."""
+        with self._turn:
+            return sum(1 for holder, _ in self._holders.values() if holder == client)
+
+    def is_slow_client(self, client: str | None) -> bool:
+        """True when a query of `client` ran to the time limit in the last
+        `SLOW_CLIENT_MEMORY_S` seconds."""
+        with self._turn:
+            return self._is_slow(client, time.monotonic())
+
+    def _is_slow(self, client: str | None, now: float) -> bool:
+        hit = self._slow_clients.get(client) if client is not None else None
+        return hit is not None and now - hit < SLOW_CLIENT_MEMORY_S
+
+    def _mark_slow(self, client: str | None) -> None:
+        if client is None:
+            return
+        now = time.monotonic()
+        with self._turn:
+            self._slow_clients[client] = now
+            if len(self._slow_clients) > 1000:
+                self._slow_clients = {c: t for c, t in self._slow_clients.items()
+                                      if now - t < SLOW_CLIENT_MEMORY_S}
+
+    def _acquire(self, client: str | None, wait_s: float) -> _Worker:
+        """An idle worker for a query of `client`, waiting up to `wait_s` in line.
+
+        A slow client (`is_slow_client`) does not wait and leaves one worker free for others,
+        so a flood of queries that run to the time limit holds at most `workers - 1` of them.
+        """
+        deadline = time.monotonic() + wait_s
+        reserve = 1 if self.workers > 1 else 0
+        with self._turn:
+            if self._is_slow(client, time.monotonic()):
+                if len(self._idle) > reserve and not self._waiting:
+                    return self._take(client)
+                held = sum(1 for holder, _ in self._holders.values() if holder == client)
+                raise QueryBusy(
+                    f"a query of this client ran to the time limit less than "
+                    f"{SLOW_CLIENT_MEMORY_S:.0f} s ago, so its queries run only while a query "
+                    f"worker stays free for others; {self.workers - len(self._idle)} of "
+                    f"{self.workers} are busy ({held} with this client's queries)", own=True)
+            ticket = next(self._tickets)
+            self._waiting.append(ticket)
+            try:
+                while True:
+                    if len(self._idle) > self._waiting.index(ticket):
+                        return self._take(client)
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        held = sum(1 for holder, _ in self._holders.values()
+                                   if holder == client)
+                        if held:
+                            raise QueryBusy(
+                                f"all {self.workers} query workers stayed busy for "
+                                f"{self.time_limit_ms} ms, {held} with this client's "
+                                "queries", own=True)
+                        raise QueryBusy(f"all {self.workers} query workers stayed busy "
+                                        f"for {self.time_limit_ms} ms with other clients' "
+                                        "queries; try again later")
+                    self._turn.wait(remaining)
+            finally:
+                self._waiting.remove(ticket)
+                self._turn.notify_all()  # the next in line may now be first
+
+    def _take(self, client: str | None) -> _Worker:
+        worker = self._idle.pop()
+        self._holders[worker] = (client, time.monotonic())
+        return worker
+
     # queries
 
     def run(self, sparql: str, *, media_type: str | None = None,
             default_graph: Sequence[str] | None = None,
             named_graphs: Sequence[str] | None = None, generation: str | None = None,
             graphs: Callable[[], Iterable[str]] | None = None,
-            form: str | None = None) -> QueryResult:
+            form: str | None = None, client: str | None = None) -> QueryResult:
         """Check and run one query; `media_type` picks the result format for its form.
 
         `form` skips the check when the caller has already run `check_query` on this text.
+        `client` (the asking address) decides who waits for a worker (see `_acquire`);
+        QueryBusy says whether the client's own queries made it wait.
         """
         if form is None:
             form = check_query(sparql, graphs=graphs)
@@ -514,26 +620,29 @@ class QueryRunner:
                "limit": outer_limit(sparql)}
         self._ensure_started()
         limit_s = self.time_limit_ms / 1000
-        try:
-            worker = self._idle.get(timeout=limit_s)
-        except queue.Empty:
-            raise QueryBusy(f"all {self.workers} query workers stayed busy for "
-                            f"{self.time_limit_ms} ms; try again later") from None
+        worker = self._acquire(client, limit_s)
         try:
             self._wait_ready(worker)
-        except Exception:
+        except BaseException:
+            if worker in self._all:  # not replaced by _wait_ready already
+                self._replace(worker)
             raise
         try:
             worker.conn.send(job)
             if not worker.conn.poll(limit_s):
                 log.warning("query stopped at the time limit of %d ms", self.time_limit_ms)
                 self._replace(worker)
+                self._mark_slow(client)
                 raise QueryTimeout(self.time_limit_ms)
             status, payload = worker.conn.recv()
         except (EOFError, OSError, BrokenPipeError):
             self._replace(worker)
             raise QueryError("the query worker stopped unexpectedly") from None
-        self._idle.put(worker)
+        except BaseException:
+            if worker in self._all:  # interrupted while the query ran: stop it
+                self._replace(worker)
+            raise
+        self._give_back(worker)
         if status == "syntax":
             raise QuerySyntaxError(_syntax_message(payload))
         if status != "ok":
