@@ -4,14 +4,16 @@
 
 Starts the server (`python -m api.serve`, gunicorn) on a free 127.0.0.1 port over a built
 store (without --store it builds one from `bench/gen_corpus.py --papers 300` in a temporary
-folder), then runs `--clients` threads for `--seconds`, each looping over a mix of cheap
-requests (SPARQL SELECT with LIMIT, neighbourhood, search, paper and entity pages), and
-`--slow-clients` more threads that only send queries far too expensive for the time limit.
-It stops by itself and prints: requests sent, answers by status (only 200, 429 and the time
-limit's 503 are allowed; anything else is listed as an error), p50/p99 latency of cheap
-requests answered 200, slow queries stopped by the time limit, and the resident memory of the
-server's process tree at the start and at the end. Exit status 1 when a disallowed status or
-a connection error occurred.
+folder), then runs `--clients` client threads for `--seconds`, each from its own loopback
+address (127.0.1.N) and looping over a mix of cheap requests (SPARQL SELECT/ASK with LIMIT,
+neighbourhood, search, paper and entity pages), and `--slow-clients` more clients (addresses
+127.0.2.N, `--slow-threads` threads each) that only send queries far too expensive for the
+time limit. It samples the resident memory of the server's process tree every
+`--sample-every` seconds, stops by itself and prints: requests sent, answers by status (only
+200 and 429 are allowed, and for slow queries the time limit's 503; anything else is listed as
+an error), p50/p99 latency of cheap requests answered 200 (all, and SPARQL alone), slow
+queries stopped by the time limit or refused with 429, and the memory series. Exit status 1
+when a disallowed status or a connection error occurred.
 """
 
 from __future__ import annotations
@@ -41,15 +43,22 @@ CHEAP_SPARQL = ("PREFIX pkg: <https://w3id.org/paperkg/ns#> "
                 "SELECT ?p ?m WHERE { ?p pkg:usesMethod ?m } LIMIT 20")
 # Three unconstrained patterns: a cross product of the graph with itself, far past any limit.
 SLOW_SPARQL = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+CHEAP_SPARQL_MORE = (
+    "PREFIX pkg: <https://w3id.org/paperkg/ns#> ASK { ?p a pkg:Paper }",
+    "PREFIX pkg: <https://w3id.org/paperkg/ns#> "
+    "SELECT ?d WHERE { ?p pkg:usesDataset ?d } LIMIT 10",
+)
+SPARQL_WEIGHT = 6  # copies of each cheap query among the paths, so a fair share is SPARQL
 
 
 @dataclass
 class Tally:
     statuses: Counter = field(default_factory=Counter)
     cheap_ms: list[float] = field(default_factory=list)
+    sparql_ms: list[float] = field(default_factory=list)
+    slow_refused: int = 0
     slow_ms: list[float] = field(default_factory=list)
     time_limited: int = 0
-    busy: int = 0
     errors: Counter = field(default_factory=Counter)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -91,9 +100,11 @@ def mib(rss: dict[int, int]) -> str:
     return f"{sum(rss.values()) / 2**20:.0f} MiB in {len(rss)} processes ({parts})"
 
 
-def get(port: int, path: str, *, headers: dict[str, str] | None = None, timeout: float = 30
-        ) -> tuple[int, bytes]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+def get(port: int, path: str, *, headers: dict[str, str] | None = None, timeout: float = 30,
+        source: str | None = None) -> tuple[int, bytes]:
+    connection = http.client.HTTPConnection(
+        "127.0.0.1", port, timeout=timeout,
+        source_address=(source, 0) if source is not None else None)
     try:
         connection.request("GET", path, headers=headers or {})
         response = connection.getresponse()
@@ -121,7 +132,9 @@ def cheap_paths(port: int) -> list[str]:
     papers = [p["key"] for p in json.loads(body)["papers"]] if status == 200 else []
     status, body = get(port, "/api/entities?limit=50")
     entities = [e["id"] for e in json.loads(body)["entities"]] if status == 200 else []
-    paths = ["/sparql?" + urlencode({"query": CHEAP_SPARQL}), "/", "/api/search?q=network",
+    paths = ["/sparql?" + urlencode({"query": query})
+             for query in (CHEAP_SPARQL, *CHEAP_SPARQL_MORE)] * SPARQL_WEIGHT
+    paths += ["/", "/api/search?q=network",
              "/api/search?q=bench", "/search?q=transformer"]
     for key in papers[:20]:
         paths += [f"/api/neighbourhood?node=paper/{quote(key)}&depth=1",
@@ -131,14 +144,15 @@ def cheap_paths(port: int) -> list[str]:
     return paths
 
 
-def client(port: int, paths: list[str], stop: float, tally: Tally, seed: int) -> None:
+def client(port: int, paths: list[str], stop: float, tally: Tally, seed: int,
+           source: str) -> None:
     rng = random.Random(seed)
     headers = {"Accept": "application/sparql-results+json, application/json, text/html"}
     while time.monotonic() < stop:
         path = rng.choice(paths)
         started = time.monotonic()
         try:
-            status, body = get(port, path, headers=headers)
+            status, body = get(port, path, headers=headers, source=source)
         except OSError as exc:
             with tally.lock:
                 tally.errors[f"connection: {type(exc).__name__}"] += 1
@@ -148,6 +162,8 @@ def client(port: int, paths: list[str], stop: float, tally: Tally, seed: int) ->
             tally.statuses[status] += 1
             if status == 200:
                 tally.cheap_ms.append(elapsed)
+                if path.startswith("/sparql"):
+                    tally.sparql_ms.append(elapsed)
             elif status != 429:
                 tally.errors[f"{status} {path.split('?')[0]}: {_message(body)}"] += 1
 
@@ -159,13 +175,13 @@ def _message(body: bytes) -> str:
         return body[:60].decode("utf-8", "replace")
 
 
-def slow_client(port: int, stop: float, tally: Tally) -> None:
+def slow_client(port: int, stop: float, tally: Tally, source: str) -> None:
     path = "/sparql?" + urlencode({"query": SLOW_SPARQL})
     headers = {"Accept": "application/sparql-results+json"}
     while time.monotonic() < stop:
         started = time.monotonic()
         try:
-            status, body = get(port, path, headers=headers, timeout=120)
+            status, body = get(port, path, headers=headers, timeout=120, source=source)
         except OSError as exc:
             with tally.lock:
                 tally.errors[f"slow connection: {type(exc).__name__}"] += 1
@@ -178,14 +194,27 @@ def slow_client(port: int, stop: float, tally: Tally) -> None:
                 if "time limit" in message:
                     tally.time_limited += 1
                     tally.slow_ms.append(elapsed)
-                elif "busy" in message:
-                    tally.busy += 1
-                else:
+                else:  # "busy" included: only the time limit's 503 is expected
                     tally.errors[f"503 slow: {message[:80]}"] += 1
             elif status == 429:
-                time.sleep(0.5)  # the flood keeps up, but a rate-limited client backs off
+                tally.slow_refused += 1
+                time.sleep(0.5)  # the flood keeps up, but a refused client backs off a little
             else:
                 tally.errors[f"{status} slow query"] += 1
+
+
+def address(block: int, n: int) -> str:
+    """A loopback address of its own for client `n` (Linux routes all of 127/8 to lo)."""
+    return f"127.0.{block}.{n % 254 + 1}"
+
+
+def sample_memory(pid: int, started: float, stop: float, every: float,
+                  samples: list[tuple[float, dict[int, int], float]]) -> None:
+    next_at = started + every
+    while next_at <= stop + 0.5:
+        time.sleep(max(0.0, next_at - time.monotonic()))
+        samples.append((time.monotonic() - started, tree_rss(pid), os.getloadavg()[0]))
+        next_at += every
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -202,13 +231,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--clients", type=int, default=50, help="threads sending cheap requests")
     parser.add_argument("--slow-clients", type=int, default=8,
-                        help="threads sending only queries past the time limit")
+                        help="client addresses sending only queries past the time limit")
+    parser.add_argument("--slow-threads", type=int, default=3,
+                        help="threads of each slow client (more than max_queries_in_flight)")
+    parser.add_argument("--sample-every", type=float, default=15.0,
+                        help="seconds between samples of the server's memory")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
     parser.add_argument("--threads", type=int, default=16, help="threads per gunicorn worker")
-    parser.add_argument("--rate-limit", type=int, default=6000,
-                        help="server setting rate_limit (requests a minute per client; all "
-                        "threads here are one client)")
-    parser.add_argument("--burst", type=int, default=200, help="server setting rate_limit_burst")
+    parser.add_argument("--rate-limit", type=int, default=600,
+                        help="server setting rate_limit (requests a minute per client address)")
+    parser.add_argument("--burst", type=int, default=60, help="server setting rate_limit_burst")
     parser.add_argument("--time-limit-ms", type=int, default=2000,
                         help="server setting query_time_limit_ms")
     args = parser.parse_args(argv)
@@ -234,16 +266,24 @@ def main(argv: list[str] | None = None) -> int:
         rss_start = tree_rss(server.pid)
         tally = Tally()
         stop = time.monotonic() + args.seconds
-        threads = [threading.Thread(target=client, args=(port, paths, stop, tally, n))
+        threads = [threading.Thread(target=client, args=(port, paths, stop, tally, n,
+                                                          address(1, n)))
                    for n in range(args.clients)]
-        threads += [threading.Thread(target=slow_client, args=(port, stop, tally))
-                    for _ in range(args.slow_clients)]
+        threads += [threading.Thread(target=slow_client, args=(port, stop, tally,
+                                                               address(2, n)))
+                    for n in range(args.slow_clients) for _ in range(args.slow_threads)]
         started = time.monotonic()
+        samples: list[tuple[float, dict[int, int], float]] = [
+            (0.0, rss_start, os.getloadavg()[0])]
+        sampler = threading.Thread(target=sample_memory,
+                                   args=(server.pid, started, stop, args.sample_every, samples))
         for thread in threads:
             thread.start()
+        sampler.start()
         for thread in threads:
             thread.join()
         wall = time.monotonic() - started
+        sampler.join()
         healthy = get(port, "/healthz")[0]
         rss_end = tree_rss(server.pid)
     finally:
@@ -256,7 +296,8 @@ def main(argv: list[str] | None = None) -> int:
         log.close()
 
     total = sum(tally.statuses.values())
-    print(f"load test: {args.clients} clients + {args.slow_clients} slow-query clients, "
+    print(f"load test: {args.clients} clients + {args.slow_clients} slow-query clients "
+          f"x {args.slow_threads} threads, "
           f"{wall:.1f} s, server {args.workers} workers x {args.threads} threads, "
           f"rate_limit={args.rate_limit}/min burst {args.burst}, "
           f"time limit {args.time_limit_ms} ms, {os.cpu_count()} CPUs, "
@@ -266,10 +307,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"cheap requests answered 200: {len(tally.cheap_ms)}; latency p50 "
           f"{percentile(tally.cheap_ms, 0.5):.0f} ms, p99 {percentile(tally.cheap_ms, 0.99):.0f}"
           f" ms, max {max(tally.cheap_ms, default=float('nan')):.0f} ms")
+    print(f"  of which SPARQL: {len(tally.sparql_ms)}; latency p50 "
+          f"{percentile(tally.sparql_ms, 0.5):.0f} ms, p99 "
+          f"{percentile(tally.sparql_ms, 0.99):.0f} ms, max "
+          f"{max(tally.sparql_ms, default=float('nan')):.0f} ms")
     print(f"slow queries stopped by the time limit: {tally.time_limited} (answered after "
           f"median {statistics.median(tally.slow_ms) if tally.slow_ms else float('nan'):.0f} ms)"
-          f"; refused as busy: {tally.busy}")
+          f"; refused with 429: {tally.slow_refused}")
     print(f"server RSS at the start: {mib(rss_start)}")
+    print("server RSS during the run (s: MiB total, processes, load average):")
+    for at, rss, load in samples:
+        print(f"  {at:5.0f}: {sum(rss.values()) / 2**20:5.0f} MiB, {len(rss)} processes, "
+              f"load {load:.1f}")
     print(f"server RSS at the end:   {mib(rss_end)}; /healthz after the run: {healthy}")
     if tally.errors:
         print("errors: " + ", ".join(f"{k}: {n}" for k, n in tally.errors.most_common()))
