@@ -14,8 +14,9 @@ Two guarantees:
 
 Workers go to waiting queries first come, first served, with one exception that keeps a flood
 of slow queries from starving everyone else: a client whose query ran to the time limit in the
-last `SLOW_CLIENT_MEMORY_S` seconds never waits for a worker and never takes the last free
-one (when there are two or more); it gets `QueryBusy(own=True)` at once instead.
+last `SLOW_CLIENT_MEMORY_S` seconds, or has a query running for more than a quarter of the
+time limit now, never waits for a worker and never takes the last free one (when there are
+two or more); it gets `QueryBusy(own=True)` at once instead.
 
 Where the operating system allows it, workers of an embedded store also drop their network
 access (a fresh network namespace), so even a query that slipped past the check could not
@@ -525,7 +526,7 @@ class QueryRunner:
     def held_by(self, client: str | None) -> int:
         """Workers running a query of `client` now."""
         with self._turn:
-            return sum(1 for holder, _ in self._holders.values() if holder == client)
+            return self._held(client)
 
     def is_slow_client(self, client: str | None) -> bool:
         """True when a query of `client` ran to the time limit in the last
@@ -547,46 +548,68 @@ class QueryRunner:
                 self._slow_clients = {c: t for c, t in self._slow_clients.items()
                                       if now - t < SLOW_CLIENT_MEMORY_S}
 
+    def _slow_now(self, client: str | None, now: float) -> bool:
+        """A client that sends slow queries: one of its queries ran to the time limit lately,
+        or one has been running for more than a quarter of the time limit now."""
+        if client is None:
+            return False
+        if self._is_slow(client, now):
+            return True
+        long_s = self.time_limit_ms / 4000
+        return any(holder == client and now - since > long_s
+                   for holder, since in self._holders.values())
+
     def _acquire(self, client: str | None, wait_s: float) -> _Worker:
         """An idle worker for a query of `client`, waiting up to `wait_s` in line.
 
-        A slow client (`is_slow_client`) does not wait and leaves one worker free for others,
-        so a flood of queries that run to the time limit holds at most `workers - 1` of them.
+        A slow client (`_slow_now`) does not wait and leaves one worker free for others, so
+        a flood of queries that run to the time limit holds at most `workers - 1` of them
+        once it is recognised (a query of each flooding address has run a quarter of the
+        time limit in this process).
         """
         deadline = time.monotonic() + wait_s
         reserve = 1 if self.workers > 1 else 0
         with self._turn:
-            if self._is_slow(client, time.monotonic()):
-                if len(self._idle) > reserve and not self._waiting:
-                    return self._take(client)
-                held = sum(1 for holder, _ in self._holders.values() if holder == client)
-                raise QueryBusy(
-                    f"a query of this client ran to the time limit less than "
-                    f"{SLOW_CLIENT_MEMORY_S:.0f} s ago, so its queries run only while a query "
-                    f"worker stays free for others; {self.workers - len(self._idle)} of "
-                    f"{self.workers} are busy ({held} with this client's queries)", own=True)
             ticket = next(self._tickets)
             self._waiting.append(ticket)
             try:
                 while True:
-                    if len(self._idle) > self._waiting.index(ticket):
+                    now = time.monotonic()
+                    ahead = self._waiting.index(ticket)
+                    if self._slow_now(client, now):
+                        if len(self._idle) > reserve + ahead:
+                            return self._take(client)
+                        raise self._busy_slow(client)
+                    if len(self._idle) > ahead:
                         return self._take(client)
-                    remaining = deadline - time.monotonic()
+                    remaining = deadline - now
                     if remaining <= 0:
-                        held = sum(1 for holder, _ in self._holders.values()
-                                   if holder == client)
+                        held = self._held(client)
                         if held:
                             raise QueryBusy(
                                 f"all {self.workers} query workers stayed busy for "
-                                f"{self.time_limit_ms} ms, {held} with this client's "
+                                f"{2 * self.time_limit_ms} ms, {held} with this client's "
                                 "queries", own=True)
                         raise QueryBusy(f"all {self.workers} query workers stayed busy "
-                                        f"for {self.time_limit_ms} ms with other clients' "
+                                        f"for {2 * self.time_limit_ms} ms with other clients' "
                                         "queries; try again later")
-                    self._turn.wait(remaining)
+                    # Wake now and then: a query of this client may turn slow meanwhile.
+                    self._turn.wait(min(remaining, 0.1))
             finally:
                 self._waiting.remove(ticket)
                 self._turn.notify_all()  # the next in line may now be first
+
+    def _held(self, client: str | None) -> int:
+        return sum(1 for holder, _ in self._holders.values() if holder == client)
+
+    def _busy_slow(self, client: str | None) -> QueryBusy:
+        busy = self.workers - len(self._idle)
+        return QueryBusy(
+            f"this client sends slow queries (one ran to the time limit in the last "
+            f"{SLOW_CLIENT_MEMORY_S:.0f} s, or has run for a quarter of it now), so its "
+            f"queries run only while a query worker stays free for others; {busy} of "
+            f"{self.workers} are busy ({self._held(client)} with this client's queries)",
+            own=True)
 
     def _take(self, client: str | None) -> _Worker:
         worker = self._idle.pop()
@@ -620,7 +643,9 @@ class QueryRunner:
                "limit": outer_limit(sparql)}
         self._ensure_started()
         limit_s = self.time_limit_ms / 1000
-        worker = self._acquire(client, limit_s)
+        # Every running query ends within the time limit, so the second in line (one worker
+        # or two) has one within twice that.
+        worker = self._acquire(client, 2 * limit_s)
         try:
             self._wait_ready(worker)
         except BaseException:

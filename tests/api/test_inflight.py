@@ -119,7 +119,7 @@ def test_a_client_with_a_query_stopped_at_the_limit_leaves_the_last_worker(make_
     assert refused.status_code == 429
     assert refused.headers["Retry-After"] == "1"
     message = refused.get_json()["error"]["message"]
-    assert message.startswith("a query of this client ran to the time limit")
+    assert message.startswith("this client sends slow queries")
     assert "1 with this client's queries" in message
     assert ask(app, OTHER_CLIENT, QUICK).status_code == 200
     thread.join(60)
