@@ -107,11 +107,11 @@ def write_nquads(
     files grow.
     """
     from graph import rdf
+    from graph.store import NQuadsFiles
 
-    corpus_file = folder / "corpus.nq"
-    with open(corpus_file, "w", encoding="utf-8", newline="\n") as out:
-        out.writelines(dict.fromkeys(rdf.corpus_level_lines(resolved, base=base)))
-    files = [corpus_file]
+    with NQuadsFiles(folder, "corpus") as out:
+        out.write(list(dict.fromkeys(rdf.corpus_level_lines(resolved, base=base))))
+    files = list(out.paths)
     keys = sorted(resolved.extractions)
     if workers > 1 and len(keys) > workers:
         from graph.parallel import write_papers_parallel
@@ -123,20 +123,18 @@ def write_nquads(
             resolved.links.clear()
         return files
     venue_titles = venue_titles or {}
-    papers_file = folder / "papers.nq"
-    with open(papers_file, "w", encoding="utf-8", newline="\n") as out:
+    with NQuadsFiles(folder, "papers") as out:
         for key in keys:
             extraction = resolved.extractions[key]
-            out.writelines(rdf.paper_lines(extraction, resolved.links.get(key, []), base=base,
-                                           entities=resolved.entities,
-                                           venue_title=venue_titles.get(key)))
+            out.write(rdf.paper_lines(extraction, resolved.links.get(key, []), base=base,
+                                      entities=resolved.entities,
+                                      venue_title=venue_titles.get(key)))
             if release:
                 del resolved.extractions[key]
                 resolved.links.pop(key, None)
             if progress is not None:
                 progress(1)
-    files.append(papers_file)
-    return files
+    return files + out.paths
 
 
 def build(

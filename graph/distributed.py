@@ -266,10 +266,13 @@ def write_nquads_dask(
         raise PaperkgError(str(exc)) from None
     if partitions is not None and partitions < 1:
         raise PaperkgError(f"partitions must be at least 1, not {partitions}")
+    from graph.store import NQuadsFiles
+
     folder = Path(folder)
-    first = folder / "corpus.nq"
-    first.write_bytes(corpus_level_nquads(resolved, base=base, taxonomy=taxonomy))
-    files = [first]
+    with NQuadsFiles(folder, "corpus") as out:
+        out.write(corpus_level_nquads(resolved, base=base, taxonomy=taxonomy)
+                  .decode("utf-8").splitlines(keepends=True))
+    files = list(out.paths)
     jobs = paper_jobs(resolved, venue_titles)
     if not jobs:
         return files
@@ -281,10 +284,11 @@ def write_nquads_dask(
         del parts, data
         try:
             for n, future in enumerate(futures):
-                path = folder / f"part-{n:05d}.nq"
-                path.write_bytes(future.result())
+                # Files of graph.store.LOAD_FILE_LINES lines: the bulk loader's memory.
+                with NQuadsFiles(folder, f"part-{n:05d}") as out:
+                    out.write(future.result().decode("utf-8").splitlines(keepends=True))
                 future.release()
-                files.append(path)
+                files.extend(out.paths)
         except PaperkgError:
             raise
         except (OSError, TimeoutError) as exc:

@@ -142,18 +142,19 @@ def extract_parallel(
 # -- writing N-Quads ----------------------------------------------------------------------------
 
 #: A chunk of papers to write: what `graph.rdf.paper_lines` needs for each, and the file.
-_WriteJob = tuple[list[tuple[PaperExtraction, list, dict, str | None]], str, str]
+_WriteJob = tuple[list[tuple[PaperExtraction, list, dict, str | None]], str, str, str]
 
 
-def _write_chunk(job: _WriteJob) -> str:
+def _write_chunk(job: _WriteJob) -> list[str]:
     from graph.rdf import paper_lines
+    from graph.store import NQuadsFiles
 
-    papers, path, base = job
-    with open(path, "w", encoding="utf-8", newline="\n") as out:
+    papers, stem, folder, base = job
+    with NQuadsFiles(folder, stem) as out:
         for extraction, links, entities, venue in papers:
-            out.writelines(paper_lines(extraction, links, base=base, entities=entities,
-                                       venue_title=venue))
-    return path
+            out.write(paper_lines(extraction, links, base=base, entities=entities,
+                                  venue_title=venue))
+    return [str(path) for path in out.paths]
 
 
 def write_papers_parallel(
@@ -166,9 +167,9 @@ def write_papers_parallel(
     venue_titles: Mapping[str, str] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> list[Path]:
-    """The papers `keys` of `resolved` as N-Quads files in `folder`, one per chunk, written by
-    `workers` processes; the files in key order. Each chunk ships only its papers and the
-    entities they link (the resolve step stays here), and comes back as a path.
+    """The papers `keys` of `resolved` as N-Quads files in `folder` (graph.store.NQuadsFiles),
+    written by `workers` processes; the files in key order. Each chunk ships only its papers
+    and the entities they link (the resolve step stays here), and comes back as paths.
     """
     venue_titles = venue_titles or {}
 
@@ -180,15 +181,15 @@ def write_papers_parallel(
                 entities = {ref: resolved.entities[ref] for ref in links if ref is not None}
                 papers.append((resolved.extractions[key], links, entities,
                                venue_titles.get(key)))
-            yield papers, str(folder / f"papers-{n:05d}.nq"), base
+            yield papers, f"papers-{n:05d}", str(folder), base
 
     sizes = [len(part) for part in chunks(keys, workers)]
     paths: list[Path] = []
     with ProcessPoolExecutor(max_workers=min(workers, len(sizes)),
                              mp_context=_context()) as pool:
         try:
-            for path, size in zip(pool.map(_write_chunk, jobs()), sizes, strict=True):
-                paths.append(Path(path))
+            for written, size in zip(pool.map(_write_chunk, jobs()), sizes, strict=True):
+                paths.extend(Path(path) for path in written)
                 if progress is not None:
                     progress(size)
         except BrokenProcessPool as exc:

@@ -101,6 +101,57 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
+#: Lines per N-Quads file of a load. Oxigraph's bulk loader holds a whole batch (up to a
+#: million quads per thread) in memory, ~2 GB at 6.6M quads in one file; files of this size,
+#: each its own bulk load, keep it near 300 MB and load as fast (bench/README.md).
+LOAD_FILE_LINES = 250_000
+
+
+class NQuadsFiles:
+    """N-Quads lines written to numbered files `{folder}/{stem}-NNNN.nq` of at most
+    LOAD_FILE_LINES lines each: what `replace_all_nquads` loads best. `paths` once closed."""
+
+    def __init__(self, folder: str | os.PathLike, stem: str,
+                 lines_per_file: int | None = None) -> None:
+        self.folder = Path(folder)
+        self.stem = stem
+        self.limit = lines_per_file or LOAD_FILE_LINES
+        self.paths: list[Path] = []
+        self._out: IO[str] | None = None
+        self._lines = 0
+
+    def write(self, lines: Sequence[str]) -> None:
+        start = 0
+        while start < len(lines):
+            if self._out is None or self._lines >= self.limit:
+                self._roll()
+            assert self._out is not None
+            part = lines[start : start + self.limit - self._lines]
+            self._out.writelines(part)
+            self._lines += len(part)
+            start += len(part)
+
+    def _roll(self) -> None:
+        if self._out is not None:
+            self._out.close()
+        path = self.folder / f"{self.stem}-{len(self.paths):04d}.nq"
+        self._out = open(path, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+        self.paths.append(path)
+        self._lines = 0
+
+    def close(self) -> list[Path]:
+        if self._out is not None:
+            self._out.close()
+            self._out = None
+        return self.paths
+
+    def __enter__(self) -> NQuadsFiles:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
 def open_store(location: str | None = None, *, read_only: bool = False) -> Store:
     """The store at `location`: a folder, ":memory:", or an http(s) URL of a SPARQL server.
 

@@ -238,13 +238,15 @@ def test_streamed_build_is_the_reference_graph(generated, tmp_path, workers, mon
 
 
 def test_exports_sorted_in_many_runs_are_the_same_bytes(generated, tmp_path, monkeypatch):
-    """Chunks of 1,000 lines force the merge of sorted runs from disk."""
+    """Chunks of 1,000 lines force the merge of sorted runs from disk; load files of 500
+    lines, many bulk loads into one generation."""
     import graph.build as build_module
-    from graph import export
+    from graph import export, store
 
     corpus, extractions = generated
     monkeypatch.setattr(build_module, "extract", lambda papers, **_: extractions)
     monkeypatch.setattr(export, "SORT_CHUNK_LINES", 1000)
+    monkeypatch.setattr(store, "LOAD_FILE_LINES", 500)
     base = "http://example.org/kg/"
     build([corpus], out_dir=tmp_path / "out", store=str(tmp_path / "store"), base=base)
     reference_exports(extractions, tmp_path / "reference", base=base)

@@ -452,3 +452,17 @@ def test_update_is_one_new_generation(tmp_path, quads):
     store.close()
     with pytest.raises(StoreError, match="read-only"):
         open_store(str(tmp_path / "store"), read_only=True).update("CLEAR DEFAULT")
+
+
+def test_nquads_files_roll_over_at_the_line_limit(tmp_path, quads):
+    from graph.store import NQuadsFiles
+
+    lines = [f"{q} .\n" for q in quads[:25]]
+    with NQuadsFiles(tmp_path, "part", lines_per_file=10) as out:
+        out.write(lines[:3])
+        out.write(lines[3:])
+    assert [p.name for p in out.paths] == ["part-0000.nq", "part-0001.nq", "part-0002.nq"]
+    assert [len(p.read_text().splitlines()) for p in out.paths] == [10, 10, 5]
+    store = open_store(":memory:")
+    assert store.replace_all_nquads(out.paths) == 25
+    assert set(store.quads()) == set(quads[:25])
