@@ -54,6 +54,9 @@ def _progress(total: int, desc: str, enabled: bool) -> Iterator[Callable[[int], 
         return
     from tqdm import tqdm
 
+    # No monitor thread: worker pools fork only from a single-threaded process
+    # (graph.parallel), and a forked pool starts much faster than a spawned one.
+    tqdm.monitor_interval = 0
     with tqdm(total=total, unit="paper", desc=desc, file=sys.stderr) as bar:
         yield bar.update
 
