@@ -152,7 +152,6 @@ def build(
     extractors: Sequence[str] = registry.DEFAULT_EXTRACTORS,
     progress: bool = False,
 ) -> BuildResult:
-    from graph import export
     from graph.errors import PaperkgError
     from graph.namespaces import DEFAULT_BASE, check_base
     from graph.report import ReportBuilder
@@ -199,12 +198,9 @@ def build(
                 return write_nquads(resolved, folder, base=base, workers=workers,
                                     progress=advance)
 
-            _replace(target, fill)
+            report, written = _load_and_export(target, fill, reporter, out_dir,
+                                               entities=entity_types, duplicates=duplicates)
         location = target.location
-        reporter.count_store(target)
-        report = reporter.finish(entities=entity_types, duplicates=duplicates)
-        written = (export.write_store_exports(target, out_dir, report=report)
-                   if out_dir is not None else [])
     finally:
         target.close()
     return BuildResult(
@@ -216,6 +212,37 @@ def build(
         report=report,
         warnings=warnings,
     )
+
+
+def _load_and_export(target, fill: Callable[[Path], list[Path]], reporter, out_dir, *,
+                     entities, duplicates) -> tuple[dict, list[Path]]:
+    """Load the files `fill` writes into `target`; count the report and write the exports
+    from the loaded graph *before* the store switches to it, and put the exports in place
+    after: a failed export leaves the previous store, a failed load the previous exports."""
+    from graph import export
+
+    result: dict = {}
+
+    def before_publish(view) -> None:
+        reporter.count_store(view)
+        result["report"] = reporter.finish(entities=entities, duplicates=duplicates)
+        if out_dir is not None:
+            result["pending"] = export.prepare_store_exports(view, out_dir,
+                                                             report=result["report"])
+
+    replace_text = getattr(target, "replace_all_nquads", None)
+    try:
+        if replace_text is not None:
+            replace_text(fill, count=False, before_publish=before_publish)
+        else:  # a remote store: load, then count and export from it
+            _replace(target, fill)
+            before_publish(target)
+    except BaseException:
+        if "pending" in result:
+            result["pending"].discard()
+        raise
+    written = result["pending"].commit() if "pending" in result else []
+    return result["report"], written
 
 
 def _replace(target, fill: Callable[[Path], list[Path]]) -> None:
@@ -244,7 +271,6 @@ def _build_dask(
 ) -> BuildResult:
     """`--scheduler`: extract on the cluster, resolve here, write N-Quads per partition on the
     cluster into the new store generation, bulk load them."""
-    from graph import export
     from graph.distributed import connect, extract_dask, write_nquads_dask
     from graph.report import ReportBuilder
     from graph.resolve import resolve
@@ -260,13 +286,11 @@ def _build_dask(
                                resolved.entities)
         target = open_store(store)
         try:
-            _replace(target, lambda folder: write_nquads_dask(resolved, folder,
-                                                              scheduler=client, base=base))
+            report, written = _load_and_export(
+                target,
+                lambda folder: write_nquads_dask(resolved, folder, scheduler=client, base=base),
+                reporter, out_dir, entities=resolved.entities, duplicates=duplicates)
             location = target.location
-            reporter.count_store(target)
-            report = reporter.finish(entities=resolved.entities, duplicates=duplicates)
-            written = (export.write_store_exports(target, out_dir, report=report)
-                       if out_dir is not None else [])
         finally:
             target.close()
     return BuildResult(papers=report["papers"], entities=len(resolved.entities),

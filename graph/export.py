@@ -95,34 +95,64 @@ def _temp_file(folder: Path, name: str) -> IO[bytes]:
     )
 
 
-def _write_all(folder: Path, writers: Mapping[str, Any]) -> list[Path]:
-    """Write every file through `writers[name](handle)` to a temp file, then rename all."""
-    temps: dict[str, str] = {}
+class PendingFiles:
+    """Files written in full to temporary names in one folder, not yet in place: `commit()`
+    renames them all, `discard()` deletes them."""
+
+    def __init__(self, folder: Path, temps: dict[str, str]) -> None:
+        self.folder = folder
+        self.temps = temps
+
+    def commit(self) -> list[Path]:
+        try:
+            written = []
+            for name, temp in list(self.temps.items()):
+                target = self.folder / name
+                os.replace(temp, target)
+                del self.temps[name]
+                written.append(target)
+            return written
+        except OSError as exc:
+            raise ExportError(
+                f"cannot write exports to {self.folder}: {exc.strerror or exc}"
+            ) from None
+        finally:
+            self.discard()
+
+    def discard(self) -> None:
+        for temp in self.temps.values():
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
+        self.temps.clear()
+
+
+def _prepare_all(folder: Path, writers: Mapping[str, Any]) -> PendingFiles:
+    """Write every file through `writers[name](handle)` to a temp file in `folder`."""
+    pending = PendingFiles(folder, {})
     try:
         folder.mkdir(parents=True, exist_ok=True)
         _remove_stale_temps(folder, writers)
         for name, write in writers.items():
             with _temp_file(folder, name) as handle:
-                temps[name] = handle.name
+                pending.temps[name] = handle.name
                 write(handle)
                 handle.flush()
                 os.fsync(handle.fileno())
-            os.chmod(temps[name], 0o644)
-        written = []
-        for name, temp in temps.items():
-            target = folder / name
-            os.replace(temp, target)
-            written.append(target)
-        temps.clear()
-        return written
+            os.chmod(pending.temps[name], 0o644)
+        return pending
     except OSError as exc:
+        pending.discard()
         raise ExportError(f"cannot write exports to {folder}: {exc.strerror or exc}") from None
-    finally:
-        for temp in temps.values():
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
+    except BaseException:
+        pending.discard()
+        raise
+
+
+def _write_all(folder: Path, writers: Mapping[str, Any]) -> list[Path]:
+    """Write every file through `writers[name](handle)` to a temp file, then rename all."""
+    return _prepare_all(folder, writers).commit()
 
 
 def _remove_stale_temps(folder: Path, names: Iterable[str]) -> None:
@@ -280,13 +310,12 @@ def _work_folder(folder: Path) -> Path:
     return Path(tempfile.mkdtemp(prefix=".paperkg-sort-", dir=folder))
 
 
-def write_store_exports(
+def prepare_store_exports(
     store: Any, out_dir: str | os.PathLike, *, report: Mapping[str, Any]
-) -> list[Path]:
-    """`write_exports` of everything in `store`, with its quads sorted on disk, not in memory.
-
-    Gives the same bytes as `write_exports(store.quads(), ...)`.
-    """
+) -> PendingFiles:
+    """Every export file of `store` written in full beside its place; `commit()` puts them
+    there. A build prepares them before it switches the store, so a failed export (a full
+    or read-only folder) leaves both the store and the exports as they were."""
     folder = Path(out_dir)
     try:
         work = _work_folder(folder)
@@ -302,9 +331,19 @@ def write_store_exports(
         writers: dict[str, Any] = {name: graphs.writer(fmt) for name, fmt in GRAPH_FILES.items()}
         writers["report.json"] = lambda handle: handle.write(report_json(report))
         writers["report.md"] = lambda handle: handle.write(render_markdown(report).encode())
-        return _write_all(folder, writers)
+        return _prepare_all(folder, writers)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def write_store_exports(
+    store: Any, out_dir: str | os.PathLike, *, report: Mapping[str, Any]
+) -> list[Path]:
+    """`write_exports` of everything in `store`, with its quads sorted on disk, not in memory.
+
+    Gives the same bytes as `write_exports(store.quads(), ...)`.
+    """
+    return prepare_store_exports(store, out_dir, report=report).commit()
 
 
 def export_store(store: Any, fmt: str, out_path: str | os.PathLike) -> Path:

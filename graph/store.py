@@ -415,9 +415,13 @@ class EmbeddedStore:
         source: Sequence[bytes | str | os.PathLike] | Callable[[Path], Iterable[Path]],  # noqa
         *,
         count: bool = True,
+        before_publish: Callable[[EmbeddedStore], None] | None = None,
     ) -> int | None:
         """Make the N-Quads in `source` the whole content, atomically; returns the quad count
         (None with `count=False`, which saves a scan of the whole store).
+
+        `before_publish(view)`, if given, runs on the loaded graph (a read-only EmbeddedStore
+        of it) before the store switches to it: an error there leaves the store as it was.
 
         `source` is a list of documents (bytes) and files (paths), or a function that writes
         N-Quads files into the folder it is given and returns their paths: on disk that folder
@@ -457,6 +461,10 @@ class EmbeddedStore:
                 load(fresh, None)
             except OSError as exc:
                 raise _error(self.location, "write", exc) from None
+            if before_publish is not None:
+                view = EmbeddedStore(MEMORY)
+                view._store, view.read_only = fresh, True
+                before_publish(view)
             self._store = fresh
             self._memory_generation += 1
             return len(fresh) if count else None
@@ -466,17 +474,24 @@ class EmbeddedStore:
             fresh = pyoxigraph.Store(folder)
             load(fresh, Path(folder))
             fresh.flush()
+            if before_publish is not None:
+                del fresh  # closed, so the folder opens read-only like any reader's
+                view = EmbeddedStore(folder, read_only=True)
+                try:
+                    before_publish(view)
+                finally:
+                    view.close()
 
         self._write(fill, lambda db: None)
         return len(self._db()) if count else None
 
     def dump_graph(self, output: str | os.PathLike, graph: str = DEFAULT_GRAPH) -> None:
-        """Write one graph's triples to the file `output` as N-Triples (store order)."""
-        try:
-            self._db().dump(os.fspath(output), format=RdfFormat.N_TRIPLES,
-                            from_graph=_graph_term(graph))
-        except OSError as exc:
-            raise _error(self.location, "read", exc) from None
+        """Write one graph's triples to the file `output` as N-Triples (store order).
+
+        An OSError (the output's disk full, say) is the caller's to word: it concerns the
+        output far more often than the store."""
+        self._db().dump(os.fspath(output), format=RdfFormat.N_TRIPLES,
+                        from_graph=_graph_term(graph))
 
     def update(self, sparql: str) -> None:
         """Run a SPARQL Update request as one write: one transaction, one new generation."""
