@@ -286,3 +286,35 @@ def test_stale_temporary_files_of_a_killed_build_are_removed(generated, tmp_path
     (out / ".graph.ttl.k2j3.tmp").write_text("half")
     build([corpus], out_dir=out, store=str(tmp_path / "store"))
     assert sorted(p.name for p in out.iterdir()) == sorted(EXPORT_FILES)
+
+
+def test_failed_export_keeps_the_previous_store_and_exports(generated, tmp_path, monkeypatch):
+    import graph.build as build_module
+    from graph import export
+
+    corpus, extractions = generated
+    monkeypatch.setattr(build_module, "extract", lambda papers, **_: extractions[:5])
+    out, store_path = tmp_path / "out", str(tmp_path / "store")
+    build([corpus], out_dir=out, store=store_path)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    reader = open_store(store_path, read_only=True)
+    generation, quads = reader.generation(), set(reader.quads())
+    reader.close()
+
+    monkeypatch.setattr(build_module, "extract", lambda papers, **_: extractions)
+    real = export.SortedGraphs.writer
+
+    def failing(self, fmt):
+        if fmt == "rdfxml":
+            def write(handle):
+                raise OSError(28, "No space left on device")
+            return write
+        return real(self, fmt)
+
+    monkeypatch.setattr(export.SortedGraphs, "writer", failing)
+    with pytest.raises(export.ExportError, match="No space left"):
+        build([corpus], out_dir=out, store=store_path)
+    reader = open_store(store_path, read_only=True)
+    assert reader.generation() == generation and set(reader.quads()) == quads
+    reader.close()
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
