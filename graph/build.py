@@ -7,9 +7,11 @@ serialized in full before any file is replaced.
 The graph is streamed, never held as quads: after the resolver (the one step that needs every
 mention at once), each paper's quads are written as N-Quads text into the new store
 generation's folder, by `--workers` processes when there are several, and the paper's records
-are dropped; Oxigraph bulk loads the files; the report is counted in the store; the exports
-are dumped from it and sorted on disk (graph.export.write_store_exports). The bytes are those
-of `graph.rdf.corpus_quads` written by `graph.export.write_exports`.
+are dropped; Oxigraph bulk loads the files; the report is counted in the loaded graph and the
+exports are dumped from it and sorted on disk (graph.export.prepare_store_exports), all before
+the store switches to it, so a failed export keeps the previous store; the export files are
+renamed into place after the switch. The bytes are those of `graph.rdf.corpus_quads` written
+by `graph.export.write_exports`.
 """
 
 from __future__ import annotations
