@@ -58,7 +58,7 @@ def cli() -> None:
 @click.option("--out", "out_dir", default="exports", show_default=True, help="Export folder.")
 @store_option
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 256),
-              help="Local processes for extraction.")
+              help="Local processes for extraction and RDF writing.")
 @click.option("--scheduler", default=None, help="Dask scheduler address (tcp://host:port).")
 @click.option("--base-iri", default=None, help="Base IRI of the instances.")
 @click.option("--spacy-model", default=None, help="Installed spaCy pipeline to parse with.")

@@ -85,6 +85,7 @@ def lookup(text: str, etype: str) -> str | None:
     return forms(etype).get(text) or caseless_forms(etype).get(text.lower())
 
 
+@lru_cache(maxsize=None)
 def families(etype: str) -> frozenset[str]:
     """Lowercased single-token forms, for recognising sized variants (BERT-large, GPT-4o-mini)."""
     return frozenset(f.lower() for f in forms(etype) if " " not in f)

@@ -211,12 +211,6 @@ def test_read_only_store_folder_is_a_clear_error_and_keeps_the_graph(
     assert good_graph.snapshot() == before
 
 
-EXPORTS_AFTER_SWITCH = pytest.mark.xfail(
-    strict=True, reason="graph/build.py switches the store before writing the exports, so a "
-    "failed export leaves the new store behind (fix proposed in docs/security.md)")
-
-
-@EXPORTS_AFTER_SWITCH
 def test_read_only_export_folder_is_a_clear_error_and_keeps_the_graph(
     good_graph: Graph, tmp_path: Path
 ) -> None:
@@ -250,7 +244,6 @@ def test_full_disk_under_the_store_is_a_clear_error_and_keeps_the_graph(
         assert store_fingerprint(good_graph.store)[0] > 0
 
 
-@EXPORTS_AFTER_SWITCH
 def test_full_disk_under_the_exports_is_a_clear_error_and_keeps_the_graph(
     good_graph: Graph, tmp_path: Path
 ) -> None:
