@@ -66,7 +66,7 @@ def resolve(graph: nx.DiGraph, node: str, base: str = DEFAULT_BASE) -> str:
     if candidate in graph:
         return candidate
     if "/" not in text:
-        # A bare name ("FRAC", "ImageNet") picks the best-supported node so labelled.
+        # A bare name ("ResNet", "ImageNet") picks the best-supported node so labelled.
         key = label_key(text)
         named = [n for n, data in graph.nodes(data=True)
                  if label_key(data.get("label") or "") == key

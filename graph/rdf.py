@@ -247,7 +247,7 @@ def paper_label(
 ) -> str:
     """Title, else the name of what the paper proposes, else its first words.
 
-    Of several proposed entities the paper's name for itself is the coined one ("FLIP", not
+    Of several proposed entities the paper's name for itself is the coined one ("GFN", not
     "bound backpropagation"): a name with capitals or digits inside it, then the one the
     abstract repeats most, then the surest, then the first.
     """
