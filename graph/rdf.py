@@ -248,7 +248,7 @@ def paper_label(
     """Title, else the name of what the paper proposes, else its first words.
 
     Of several proposed entities the paper's name for itself is the coined one ("GFN", not
-    "bound backpropagation"): a name with capitals or digits inside it, then the one the
+    "bound propagation"): a name with capitals or digits inside it, then the one the
     abstract repeats most, then the surest, then the first.
     """
     paper = extraction.paper
