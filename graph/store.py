@@ -529,19 +529,8 @@ class EmbeddedStore:
         """Replace one paper's facts and provenance (its claims, results, annotations) by
         `quads`, in one transaction, then recount the support of every entity it linked
         before or links now; entity nodes left with no paper are removed."""
-        new = list(dict.fromkeys(quads))
-        old = self._owned_quads(NamedNode(paper_iri))
-        touched = {
-            q.object.value
-            for q in (*old, *new)
-            if q.subject.value == paper_iri and q.predicate.value in LINK_IRIS
-        }
-        operations = []
-        if old:
-            operations.append(f"DELETE DATA {{ {data_block(old)} }}")
-        if new:
-            operations.append(f"INSERT DATA {{ {data_block(new)} }}")
-        operations.extend(recount_support(sorted(touched)))
+        operations = replace_operations(paper_iri, self._owned_quads(NamedNode(paper_iri)),
+                                        list(dict.fromkeys(quads)))
         if not operations:
             return
         update = " ;\n".join(operations)
@@ -612,6 +601,23 @@ def data_block(quads: Iterable[Quad]) -> str:
 
 
 _IRI_SAFE = re.compile(r"^[^<>\"{}|^`\\\x00-\x20]*$")
+
+
+def replace_operations(paper_iri: str, old: list[Quad], new: list[Quad]) -> list[str]:
+    """SPARQL Update operations that swap a paper's `old` quads for `new` and recount the
+    support of every entity it linked before or links now (both backends run these)."""
+    touched = {
+        q.object.value
+        for q in (*old, *new)
+        if q.subject.value == paper_iri and q.predicate.value in LINK_IRIS
+    }
+    operations = []
+    if old:
+        operations.append(f"DELETE DATA {{\n{data_block(old)}\n}}")
+    if new:
+        operations.append(f"INSERT DATA {{\n{data_block(new)}\n}}")
+    operations.extend(recount_support(sorted(touched)))
+    return operations
 
 
 def recount_support(entities: list[str]) -> list[str]:

@@ -63,7 +63,7 @@ from graph.errors import QueryError, StoreError
 from graph.namespaces import DEFAULT_BASE, OA, PKG, paper_iri
 
 # The embedded store's own update helpers, so both backends write and recount the same way.
-from graph.store import LINK_IRIS, data_block, recount_support  # noqa: E402
+from graph.store import data_block, replace_operations  # noqa: E402
 
 DEFAULT_TIMEOUT = 60.0
 #: Seconds to wait for the server, when the caller gives no `timeout` (open_store does not).
@@ -429,19 +429,8 @@ class RemoteStore:
     def replace_graph_of(self, paper_iri: str, quads: Iterable[Quad]) -> None:
         """Replace one paper's facts and provenance by `quads` in one update request, then
         recount pkg:support of the entities it linked or links; unlinked entities are removed."""
-        new = list(dict.fromkeys(quads))
-        old = self._owned_quads(paper_iri)
-        touched = {
-            q.object.value
-            for q in (*old, *new)
-            if q.subject.value == paper_iri and q.predicate.value in LINK_IRIS
-        }
-        operations = []
-        if old:
-            operations.append(f"DELETE DATA {{\n{data_block(old)}\n}}")
-        if new:
-            operations.append(f"INSERT DATA {{\n{data_block(new)}\n}}")
-        operations.extend(recount_support(sorted(touched)))
+        operations = replace_operations(paper_iri, self._owned_quads(paper_iri),
+                                        list(dict.fromkeys(quads)))
         if operations:
             self.update(" ;\n".join(operations))
 
