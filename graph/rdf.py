@@ -195,32 +195,9 @@ def _iri(value: str) -> NamedNode:
     return NamedNode(value)
 
 
-def entity_node(base: str, ref: str) -> NamedNode:
-    """The node of an entity ref ("method/free-decompression")."""
-    type_, _, slug = ref.partition("/")
-    return _iri(entity_iri(base, type_, slug))
-
-
 def entity_quads(entity: Entity, *, base: str = DEFAULT_BASE) -> list[Quad]:
     """Type, skos:Concept, rdfs:label, skos:altLabel (aliases) and pkg:support of one entity."""
-    try:
-        cls = ENTITY_CLASS[entity.type]
-    except KeyError:
-        raise ValueError(
-            f"entity {entity.ref!r} has unknown type {entity.type!r}; "
-            f"known types: {', '.join(ENTITY_CLASS)}"
-        ) from None
-    node = _iri(entity_iri(base, entity.type, entity.slug))
-    quads = [
-        Quad(node, A, cls, DEFAULT),
-        Quad(node, A, SKOS_CONCEPT, DEFAULT),
-        Quad(node, RDFS_LABEL, text(entity.label), DEFAULT),
-        Quad(node, SUPPORT, integer(entity.support), DEFAULT),
-    ]
-    for alias in sorted(entity.aliases):
-        if alias != entity.label:
-            quads.append(Quad(node, SKOS_ALT, text(alias), DEFAULT))
-    return quads
+    return _parse(entity_lines(entity, base=base))
 
 
 def _mention_order(mentions: Sequence[Mention]) -> list[int]:
@@ -294,74 +271,9 @@ def _surface_index(
     return {name: min(refs) for name, refs in names.items()}
 
 
-def _annotation(
-    ann: str,
-    body: NamedNode,
-    source: NamedNode,
-    start: int,
-    end: int,
-    exact: str,
-    conf: float,
-    extractor: str,
-    graph: NamedNode,
-) -> list[Quad]:
-    node = NamedNode(ann)
-    target = NamedNode(ann + "#target")
-    position = NamedNode(ann + "#position")
-    quote = NamedNode(ann + "#quote")
-    return [
-        Quad(node, A, OA_ANNOTATION, graph),
-        Quad(node, OA_BODY, body, graph),
-        Quad(node, OA_TARGET, target, graph),
-        Quad(node, CONFIDENCE, confidence(conf), graph),
-        Quad(node, PROV_GENERATED_BY, _iri(extractor_iri(extractor)), graph),
-        Quad(target, A, OA_SPECIFIC, graph),
-        Quad(target, OA_SOURCE, source, graph),
-        Quad(target, OA_SELECTOR, position, graph),
-        Quad(target, OA_SELECTOR, quote, graph),
-        Quad(position, A, OA_POSITION, graph),
-        Quad(position, OA_START, integer(start), graph),
-        Quad(position, OA_END, integer(end), graph),
-        Quad(quote, A, OA_QUOTE, graph),
-        Quad(quote, OA_EXACT, text(exact), graph),
-    ]
-
-
 def extractor_quads(name: str, *, base: str = DEFAULT_BASE) -> list[Quad]:
     """The extractor `name` as a software agent and activity, in the provenance graph."""
-    node = _iri(extractor_iri(name))
-    graph = _iri(provenance_graph(base))
-    return [
-        Quad(node, A, PROV_ACTIVITY, graph),
-        Quad(node, A, PROV_SOFTWARE_AGENT, graph),
-        Quad(node, RDFS_LABEL, text(name), graph),
-    ]
-
-
-def _result_quads(
-    node: NamedNode,
-    result: ResultRecord,
-    surfaces: Mapping[tuple[str, str], str],
-    base: str,
-) -> list[Quad]:
-    quads = [
-        Quad(node, A, RESULT, DEFAULT),
-        Quad(node, VALUE, decimal(result.value), DEFAULT),
-        Quad(node, SCHEMA_TEXT, text(result.text), DEFAULT),
-    ]
-    if result.unit:
-        quads.append(Quad(node, UNIT, text(result.unit), DEFAULT))
-    for field, (types, iri_predicate, name_predicate) in RESULT_FIELDS.items():
-        surface = getattr(result, field)
-        if not surface:
-            continue
-        key = label_key(surface)
-        ref = next((surfaces[(t, key)] for t in types if (t, key) in surfaces), None)
-        if ref is not None:
-            quads.append(Quad(node, iri_predicate, entity_node(base, ref), DEFAULT))
-        else:
-            quads.append(Quad(node, name_predicate, text(surface), DEFAULT))
-    return quads
+    return _parse(extractor_lines(name, base=base))
 
 
 def paper_quads(
@@ -372,140 +284,17 @@ def paper_quads(
     entities: Mapping[str, Entity] | None = None,
     venue_title: str | None = None,
 ) -> list[Quad]:
-    """One paper: its record, its links, claims and results, and its provenance annotations.
+    """The paper, its links, claims, results and provenance annotations, as Quad objects.
 
-    `links[i]` is the entity ref of `extraction.mentions[i]` (None for domains, claims and
-    dropped mentions). `entities` (the corpus's, by ref) gives labels and aliases to label the
-    paper and to resolve result surfaces; without it the mentions' own words are used.
-    `venue_title` is the venue when the paper record has none (a corpus list's title).
-    Quads are deduplicated; their order is deterministic.
+    Parsed from `paper_lines`, the one place that writes a paper's RDF: the build streams those
+    lines; incremental updates and tests want terms.
     """
-    check_base(base)
-    paper = extraction.paper
-    mentions = extraction.mentions
-    key = paper.key
-    node = NamedNode(paper_iri(base, key))
-    prov_graph = _iri(provenance_graph(base))
-
-    quads: list[Quad] = [
-        Quad(node, A, PAPER, DEFAULT),
-        Quad(node, A, SCHOLARLY_ARTICLE, DEFAULT),
-        Quad(node, DC_ABSTRACT, text(paper.abstract), DEFAULT),
-        Quad(node, DC_IDENTIFIER, text(key), DEFAULT),
-        Quad(node, RDFS_LABEL, text(paper_label(extraction, links, entities)), DEFAULT),
-    ]
-    if paper.title and paper.title.strip():
-        quads.append(Quad(node, DC_TITLE, text(paper.title), DEFAULT))
-    if paper.year is not None:
-        quads.append(Quad(node, DC_ISSUED, year(paper.year), DEFAULT))
-    for author in paper.authors:
-        if author.strip():
-            quads.append(Quad(node, DC_CREATOR, text(author), DEFAULT))
-    venue = paper.venue or venue_title
-    if venue:
-        quads.append(Quad(node, SCHEMA_PART_OF, text(venue), DEFAULT))
-    for keyword in paper.keywords:
-        if keyword.strip():
-            quads.append(Quad(node, SCHEMA_KEYWORDS, text(keyword), DEFAULT))
-    if paper.url:
-        quads.append(Quad(node, SCHEMA_URL, Literal(paper.url, datatype=XSD_ANYURI), DEFAULT))
-
-    order = _mention_order(mentions)
-    surfaces = _surface_index(mentions, links, entities)
-    claim_numbers: dict[int, int] = {}
-    for i in order:
-        if mentions[i].type == "claim":
-            claim_numbers[i] = len(claim_numbers) + 1
-
-    extractors: set[str] = set()
-    annotation_number = 0
-    for i in order:
-        mention = mentions[i]
-        ref = links[i] if i < len(links) else None
-        body: NamedNode | None = None
-        if mention.type == "claim":
-            n = claim_numbers[i]
-            body = NamedNode(claim_iri(base, key, n))
-            quads.append(Quad(node, MAKES_CLAIM, body, DEFAULT))
-            quads.extend(_claim_quads(body, mention, mentions, links, surfaces, base, key, n))
-        elif mention.type == "domain":
-            body = _iri(entity_iri(base, "domain", _domain_slug(mention)))
-            quads.append(Quad(node, IN_DOMAIN, body, DEFAULT))
-        elif ref is not None:
-            body = entity_node(base, ref)
-            type_ = ref.partition("/")[0]
-            predicate = PROPOSES if mention.proposed else LINK_PREDICATE.get(type_)
-            if predicate is None:
-                raise ValueError(f"paper {key}: link {ref!r} has an unknown entity type")
-            quads.append(Quad(node, predicate, body, DEFAULT))
-        if body is None:
-            continue
-        annotation_number += 1
-        ann = annotation_iri(base, key, annotation_number)
-        extractors.add(mention.extractor)
-        quads.extend(
-            _annotation(
-                ann, body, node, mention.start, mention.end, mention.text,
-                mention.confidence, mention.extractor, prov_graph,
-            )
-        )
-        if mention.type == "claim":
-            n = claim_numbers[i]
-            for m, result in enumerate(mention.results, start=1):
-                quads.extend(
-                    _annotation(
-                        annotation_iri(base, key, annotation_number, f"r{m}"),
-                        NamedNode(result_iri(base, key, n, m)), node,
-                        result.start, result.end, result.text,
-                        mention.confidence, mention.extractor, prov_graph,
-                    )
-                )
-    for name in sorted(extractors):
-        quads.extend(extractor_quads(name, base=base))
-    return list(dict.fromkeys(quads))
+    return _parse(paper_lines(extraction, links, base=base, entities=entities,
+                              venue_title=venue_title))
 
 
-def _claim_quads(
-    node: NamedNode,
-    mention: Mention,
-    mentions: Sequence[Mention],
-    links: Sequence[str | None],
-    surfaces: Mapping[tuple[str, str], str],
-    base: str,
-    key: str,
-    n: int,
-) -> list[Quad]:
-    quads = [
-        Quad(node, A, CLAIM, DEFAULT),
-        Quad(node, A, SCHEMA_CLAIM, DEFAULT),
-        Quad(node, SCHEMA_TEXT, text(mention.text), DEFAULT),
-    ]
-    if mention.claim_kind is not None:
-        try:
-            kind = CLAIM_KIND_IRI[mention.claim_kind]
-        except KeyError:
-            raise ValueError(
-                f"paper {key}: claim kind {mention.claim_kind!r} is not one of "
-                f"{', '.join(CLAIM_KIND_IRI)}"
-            ) from None
-        quads.append(Quad(node, CLAIM_KIND, kind, DEFAULT))
-    about = sorted(
-        {
-            ref
-            for other, ref in zip(mentions, links, strict=False)
-            if ref is not None
-            and other.type in ENTITY_TYPES
-            and mention.start <= other.start
-            and other.end <= mention.end
-        }
-    )
-    for ref in about:
-        quads.append(Quad(node, ABOUT, entity_node(base, ref), DEFAULT))
-    for m, result in enumerate(mention.results, start=1):
-        result_node = NamedNode(result_iri(base, key, n, m))
-        quads.append(Quad(node, HAS_RESULT, result_node, DEFAULT))
-        quads.extend(_result_quads(result_node, result, surfaces, base))
-    return quads
+def _parse(lines: Iterable[str]) -> list[Quad]:
+    return list(parse("".join(lines), format=RdfFormat.N_QUADS))
 
 
 # -- taxonomy ---------------------------------------------------------------------------------
@@ -867,7 +656,7 @@ def paper_lines(
     entities: Mapping[str, Entity] | None = None,
     venue_title: str | None = None,
 ) -> list[str]:
-    """`paper_quads` as N-Quads lines, in the same order, deduplicated."""
+    """A paper's RDF as N-Quads lines (`paper_quads` parses them), deduplicated."""
     check_base(base)
     paper = extraction.paper
     mentions = extraction.mentions
