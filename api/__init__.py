@@ -3,7 +3,10 @@
 Blueprints: `sparql` (the SPARQL 1.1 endpoint), `graph` (the JSON graph API, linked-data
 resources, exports, health) and `pages` (the web UI, when installed). Settings are listed in
 `api.settings`; the open store, the query runner and per-generation caches live in one
-`Services` object at `app.extensions["paperkg"]`.
+`Services` object at `app.extensions["paperkg"]`. Per-client records (rate limit, queries in
+flight, slow clients) live in a `graph.clients.ClientTable` at
+`app.extensions["paperkg_clients"]`: the one given as `CLIENT_TABLE` in the config (the server
+shares one among its worker processes), else one of the app's own.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Any, TypeVar
 from flask import Flask, current_app
 
 from api import errors, settings
+from graph.clients import ClientTable
 from graph.errors import StoreError
 
 log = logging.getLogger(__name__)
@@ -26,9 +30,11 @@ T = TypeVar("T")
 class Services:
     """The app's store (opened read-only on first use), query runner and caches."""
 
-    def __init__(self, values: dict[str, Any], *, opener: str = "graph.store:open_store"):
+    def __init__(self, values: dict[str, Any], *, opener: str = "graph.store:open_store",
+                 clients: ClientTable | None = None):
         self.settings = values
         self.opener = opener
+        self.clients = clients
         self._store: Any = None
         self._runner: Any = None
         self._lock = threading.RLock()
@@ -63,7 +69,8 @@ class Services:
                 self._runner = QueryRunner(
                     self.settings["store"], workers=self.settings["query_workers"],
                     time_limit_ms=self.settings["query_time_limit_ms"],
-                    row_cap=self.settings["row_cap"], opener=self.opener)
+                    row_cap=self.settings["row_cap"], opener=self.opener,
+                    clients=self.clients)
                 atexit.register(self._runner.close)
             return self._runner
 
@@ -119,13 +126,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config["PAPERKG_BASE_IRI"] = values["base_iri"]
     app.config["MAX_CONTENT_LENGTH"] = values["max_request_bytes"]
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    table = config.get("CLIENT_TABLE")
+    if table is None:
+        table = ClientTable()
+    app.extensions["paperkg_clients"] = table
     app.extensions["paperkg"] = Services(
-        values, opener=str(config.get("STORE_OPENER", "graph.store:open_store")))
+        values, opener=str(config.get("STORE_OPENER", "graph.store:open_store")), clients=table)
 
     from api import graph_api, limits, openapi, sparql
 
     errors.init_app(app)
-    limits.init_app(app)
+    limits.init_app(app, table)
     app.register_blueprint(sparql.bp)
     app.register_blueprint(graph_api.bp)
     app.register_blueprint(openapi.bp)

@@ -2,16 +2,16 @@
 SPARQL queries one client has in flight (429 + Retry-After), CORS from the `cors_origins`
 setting, and the request size cap (413).
 
-Buckets and in-flight counts live in the process: behind several gunicorn workers each keeps
-its own, so a client gets up to `workers` times the rate and the cap. Clients are told apart by
-the connecting address; put the service behind a proxy that sets it (werkzeug's ProxyFix) when
-it is not the client's own.
+Buckets and in-flight counts live in the app's `graph.clients.ClientTable`: `python -m
+api.serve` makes one that all its gunicorn worker processes share, so the rate and the cap
+hold per client across the whole server; an app made otherwise keeps its own. Clients are told
+apart by the connecting address; put the service behind a proxy that sets it (werkzeug's
+ProxyFix) when it is not the client's own.
 """
 
 from __future__ import annotations
 
 import math
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from flask import Flask, Response, current_app, request
 
 from api.errors import ApiError
+from graph.clients import ClientTable
 
 EXEMPT_PATHS = ("/healthz",)
 ALLOWED_METHODS = "GET, POST, OPTIONS"
@@ -29,67 +30,35 @@ EXPOSED_HEADERS = "X-Paperkg-Truncated, X-Paperkg-Rows, Retry-After, Link"
 class TokenBucket:
     """Tokens refill at `rate` per second up to `burst`; each request takes one."""
 
-    def __init__(self, rate_per_minute: int, burst: int, *, clock=time.monotonic):
+    def __init__(self, rate_per_minute: int, burst: int, *, clock=time.monotonic,
+                 table: ClientTable | None = None):
         self.rate = rate_per_minute / 60.0
         self.burst = burst
         self.clock = clock
-        self._buckets: dict[str, tuple[float, float]] = {}
-        self._lock = threading.Lock()
-        self._last_sweep = clock()
+        self.table = ClientTable(marks=0, leases=0) if table is None else table
 
     def take(self, client: str) -> float:
         """0 when the request may go ahead, else the seconds until a token is free."""
-        now = self.clock()
-        with self._lock:
-            tokens, last = self._buckets.get(client, (float(self.burst), now))
-            tokens = min(float(self.burst), tokens + (now - last) * self.rate)
-            if tokens >= 1.0:
-                self._buckets[client] = (tokens - 1.0, now)
-                wait = 0.0
-            else:
-                self._buckets[client] = (tokens, now)
-                wait = (1.0 - tokens) / self.rate
-            if now - self._last_sweep > 60:
-                self._sweep(now)
-        return wait
-
-    def _sweep(self, now: float) -> None:
-        # A bucket that has refilled completely is the same as no bucket.
-        full_after = self.burst / self.rate
-        self._buckets = {client: state for client, state in self._buckets.items()
-                         if now - state[1] < full_after}
-        self._last_sweep = now
+        return self.table.take_token(client, self.rate, self.burst, self.clock())
 
 
 class InFlight:
-    """Counts the queries each client has in flight (waiting for a worker or running), shared
-    by the threads of one process."""
+    """Counts the queries each client has in flight (waiting for a worker or running), in
+    every process sharing `table`."""
 
-    def __init__(self, cap: int):
+    def __init__(self, cap: int, table: ClientTable | None = None):
         self.cap = cap
-        self._counts: dict[str, int] = {}
-        self._lock = threading.Lock()
+        self.table = ClientTable(marks=0, buckets=0) if table is None else table
 
     def enter(self, client: str) -> bool:
         """Count one more query of `client`; False (nothing counted) when it is at the cap."""
-        with self._lock:
-            count = self._counts.get(client, 0)
-            if count >= self.cap:
-                return False
-            self._counts[client] = count + 1
-            return True
+        return self.table.enter(client, self.cap)
 
     def leave(self, client: str) -> None:
-        with self._lock:
-            count = self._counts.get(client, 0) - 1
-            if count > 0:
-                self._counts[client] = count
-            else:
-                self._counts.pop(client, None)  # an idle client costs no memory
+        self.table.leave(client)
 
     def count(self, client: str) -> int:
-        with self._lock:
-            return self._counts.get(client, 0)
+        return self.table.in_flight(client)
 
 
 def client_address() -> str:
@@ -202,12 +171,12 @@ def _add_cors(response: Response) -> Response:
     return response
 
 
-def init_app(app: Flask) -> None:
+def init_app(app: Flask, table: ClientTable) -> None:
     values = app.config["PAPERKG_SETTINGS"]
     if values["rate_limit"] > 0:
-        app.extensions["paperkg_rate"] = TokenBucket(values["rate_limit"],
-                                                     values["rate_limit_burst"])
+        app.extensions["paperkg_rate"] = TokenBucket(
+            values["rate_limit"], values["rate_limit_burst"], table=table)
     if values["max_queries_in_flight"] > 0:
-        app.extensions["paperkg_inflight"] = InFlight(values["max_queries_in_flight"])
+        app.extensions["paperkg_inflight"] = InFlight(values["max_queries_in_flight"], table)
     app.before_request(_check_limits)
     app.after_request(_add_cors)

@@ -2,7 +2,9 @@
 
 `paperkg serve` execs this module (graph/ does not import Flask). Settings come from
 `--set NAME=VALUE` (repeatable), then `PAPERKG_<NAME>` environment variables, then defaults;
-see docs/api.md.
+see docs/api.md. The gunicorn master makes one `graph.clients.ClientTable` before it forks
+the workers, so the rate limit, the cap on queries in flight and the slow-client rule hold
+per client across all of them.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from gunicorn.app.base import BaseApplication
 
 from api import create_app, settings
+from graph.clients import ClientTable
 
 
 class Server(BaseApplication):  # type: ignore[misc]
@@ -65,6 +68,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.store:
         config["store"] = args.store
     values = settings.resolve(config)  # fail early, before forking, on a bad setting
+    # Each request thread holds at most one lease of each kind.
+    table = ClientTable.shared(leases=args.workers * args.threads + 16)
+    config["CLIENT_TABLE"] = table
     options = {
         "bind": f"{args.host}:{args.port}",
         "workers": args.workers,
@@ -78,6 +84,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "accesslog": "-",
         # No control socket in the user's home folder (several servers would share it).
         "control_socket_disable": True,
+        # A worker that died (killed at gunicorn's timeout, say) holds no place any more.
+        "child_exit": lambda _server, worker: table.drop_process(worker.pid),
     }
     Server(config, options).run()
     return 0

@@ -16,7 +16,9 @@ Workers go to waiting queries first come, first served, with one exception that 
 of slow queries from starving everyone else: a client whose query ran to the time limit in the
 last `SLOW_CLIENT_MEMORY_S` seconds, or has a query running for more than a quarter of the
 time limit now, never waits for a worker and never takes the last free one (when there are
-two or more); it gets `QueryBusy(own=True)` at once instead.
+two or more); it gets `QueryBusy(own=True)` at once instead. Both facts come from a
+`graph.clients.ClientTable`: given one shared by the processes of a server, a client found
+slow by any of them is slow for all.
 
 Where the operating system allows it, workers of an embedded store also drop their network
 access (a fresh network namespace), so even a query that slipped past the check could not
@@ -42,6 +44,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
+from graph.clients import ClientTable
 from graph.errors import QueryError, StoreError
 from graph.namespaces import PREFIXES
 
@@ -411,13 +414,18 @@ def is_remote(location: str) -> bool:
 
 
 class QueryRunner:
-    """Runs checked SPARQL queries in worker processes, with a time limit and a row cap."""
+    """Runs checked SPARQL queries in worker processes, with a time limit and a row cap.
+
+    `clients` holds which clients send slow queries (see `_slow_now`); a table shared with
+    the other processes of a server makes that known to all of them. Without one the runner
+    keeps its own.
+    """
 
     startup_timeout_s = 60.0
 
     def __init__(self, location: str, *, workers: int = 2, time_limit_ms: int = 10_000,
                  row_cap: int = 10_000, opener: str = "graph.store:open_store",
-                 isolate_network: bool | None = None):
+                 isolate_network: bool | None = None, clients: ClientTable | None = None):
         self.location = location
         self.workers = workers
         self.time_limit_ms = time_limit_ms
@@ -429,12 +437,13 @@ class QueryRunner:
         self._idle: list[_Worker] = []
         self._all: set[_Worker] = set()
         self._lock = threading.Lock()
-        # Guards the idle list, the holders, the waiting line and the slow clients.
+        self.clients = ClientTable(marks=1024, buckets=0) if clients is None else clients
+        # Guards the idle list, the holders and the waiting line.
         self._turn = threading.Condition(threading.Lock())
-        self._holders: dict[_Worker, tuple[str | None, float]] = {}
+        # worker -> (client, when it took the worker, its lease in the client table)
+        self._holders: dict[_Worker, tuple[str | None, float, int]] = {}
         self._waiting: list[int] = []  # tickets of the queries waiting for a worker, in order
         self._tickets = itertools.count()
-        self._slow_clients: dict[str, float] = {}  # client -> when its query hit the limit
         self._started = False
         self._closed = False
 
@@ -464,13 +473,13 @@ class QueryRunner:
 
     def _give_back(self, worker: _Worker) -> None:
         with self._turn:
-            self._holders.pop(worker, None)
+            self._release(worker)
             self._idle.append(worker)
             self._turn.notify_all()
 
     def _discard(self, worker: _Worker) -> None:
         with self._turn:
-            self._holders.pop(worker, None)
+            self._release(worker)
             self._turn.notify_all()
         with self._lock:
             self._all.discard(worker)
@@ -530,34 +539,27 @@ class QueryRunner:
 
     def is_slow_client(self, client: str | None) -> bool:
         """True when a query of `client` ran to the time limit in the last
-        `SLOW_CLIENT_MEMORY_S` seconds."""
-        with self._turn:
-            return self._is_slow(client, time.monotonic())
+        `SLOW_CLIENT_MEMORY_S` seconds (in any process sharing the client table)."""
+        return self._is_slow(client, time.monotonic())
 
     def _is_slow(self, client: str | None, now: float) -> bool:
-        hit = self._slow_clients.get(client) if client is not None else None
+        hit = self.clients.slow_since(client) if client is not None else None
         return hit is not None and now - hit < SLOW_CLIENT_MEMORY_S
 
     def _mark_slow(self, client: str | None) -> None:
-        if client is None:
-            return
-        now = time.monotonic()
-        with self._turn:
-            self._slow_clients[client] = now
-            if len(self._slow_clients) > 1000:
-                self._slow_clients = {c: t for c, t in self._slow_clients.items()
-                                      if now - t < SLOW_CLIENT_MEMORY_S}
+        if client is not None:
+            self.clients.mark_slow(client)
 
     def _slow_now(self, client: str | None, now: float) -> bool:
         """A client that sends slow queries: one of its queries ran to the time limit lately,
-        or one has been running for more than a quarter of the time limit now."""
+        or one has been running for more than a quarter of the time limit now, in this
+        process or another sharing the client table."""
         if client is None:
             return False
         if self._is_slow(client, now):
             return True
-        long_s = self.time_limit_ms / 4000
-        return any(holder == client and now - since > long_s
-                   for holder, since in self._holders.values())
+        since = self.clients.running_since(client)
+        return since is not None and now - since > self.time_limit_ms / 4000
 
     def _acquire(self, client: str | None, wait_s: float) -> _Worker:
         """An idle worker for a query of `client`, waiting up to `wait_s` in line.
@@ -565,7 +567,7 @@ class QueryRunner:
         A slow client (`_slow_now`) does not wait and leaves one worker free for others, so
         a flood of queries that run to the time limit holds at most `workers - 1` of them
         once it is recognised (a query of each flooding address has run a quarter of the
-        time limit in this process).
+        time limit in any process sharing the client table).
         """
         deadline = time.monotonic() + wait_s
         reserve = 1 if self.workers > 1 else 0
@@ -600,7 +602,7 @@ class QueryRunner:
                 self._turn.notify_all()  # the next in line may now be first
 
     def _held(self, client: str | None) -> int:
-        return sum(1 for holder, _ in self._holders.values() if holder == client)
+        return sum(1 for holder, _, _ in self._holders.values() if holder == client)
 
     def _busy_slow(self, client: str | None) -> QueryBusy:
         busy = self.workers - len(self._idle)
@@ -613,8 +615,15 @@ class QueryRunner:
 
     def _take(self, client: str | None) -> _Worker:
         worker = self._idle.pop()
-        self._holders[worker] = (client, time.monotonic())
+        now = time.monotonic()
+        lease = self.clients.start_running(client, now) if client is not None else -1
+        self._holders[worker] = (client, now, lease)
         return worker
+
+    def _release(self, worker: _Worker) -> None:
+        held = self._holders.pop(worker, None)
+        if held is not None:
+            self.clients.stop_running(held[2])
 
     # queries
 
@@ -656,8 +665,10 @@ class QueryRunner:
             worker.conn.send(job)
             if not worker.conn.poll(limit_s):
                 log.warning("query stopped at the time limit of %d ms", self.time_limit_ms)
-                self._replace(worker)
+                # Marked before the worker goes: the client stays slow for every process
+                # without a gap between its running query and the mark.
                 self._mark_slow(client)
+                self._replace(worker)
                 raise QueryTimeout(self.time_limit_ms)
             status, payload = worker.conn.recv()
         except (EOFError, OSError, BrokenPipeError):
