@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spacy.tokens import Doc, Span, Token
+from spacy.tokens import Doc, Span
+
+from graph.extractors.tokens import table
 
 MAX_SHORT_CHARS = 12
 # A long form has at most min(|A| + 5, 2|A|) words (Schwartz & Hearst).
@@ -57,65 +59,73 @@ def best_long_form(short: str, long: str) -> int | None:
 
 def _short_span(doc: Doc, open_i: int) -> Span | None:
     """The tokens between "(" at open_i and its ")", when they look like a short form."""
-    for close in range(open_i + 2, min(open_i + 5, len(doc))):
-        if doc[close].text == ")":
-            inner = doc[open_i + 1 : close]
-            return inner if looks_like_short_form(inner.text) else None
-        if doc[close].is_sent_start or doc[close].text == "(":
+    t = table(doc)
+    for close in range(open_i + 2, min(open_i + 5, t.n)):
+        if t.text[close] == ")":
+            return doc[open_i + 1 : close] if looks_like_short_form(t.span_text(open_i + 1, close)) else None
+        if t.is_sent_start[close] or t.text[close] == "(":
             return None
     return None
 
 
-def _long_before(doc: Doc, short: Span, paren: Token) -> Span | None:
-    n_letters = sum(c.isalnum() for c in short.text)
+_BREAKS = frozenset({"(", ")", ",", ";", ":", "."})
+
+
+def _long_before(doc: Doc, short: Span, paren: int) -> Span | None:
+    """The long form written before the "(" at token `paren`, or None."""
+    t = table(doc)
+    short_text = t.span_text(short.start, short.end)
+    n_letters = sum(c.isalnum() for c in short_text)
     max_words = min(n_letters + EXTRA_WORDS, 2 * n_letters)
-    sent_start = paren.sent.start
-    first = paren.i
+    sent_start = t.sent_first[paren]
+    first = paren
     words = 0
     while first > sent_start and words < max_words:
-        prev = doc[first - 1]
-        if prev.text in {"(", ")", ",", ";", ":", "."}:
+        prev = first - 1
+        if t.text[prev] in _BREAKS:
             break
         first -= 1
-        if not prev.is_punct:
+        if not t.is_punct[prev]:
             words += 1
-    if first == paren.i:
+    if first == paren:
         return None
-    window = doc[first : paren.i]
-    offset = best_long_form(short.text, window.text)
+    offset = best_long_form(short_text, t.span_text(first, paren))
     if offset is None:
         return None
-    long = doc.char_span(window.start_char + offset, window.end_char, alignment_mode="expand")
+    long = doc.char_span(t.idx[first] + offset, t.end_char(paren - 1), alignment_mode="expand")
     if long is None:
         return None
-    while len(long) > 1 and long[0].lower_ in _STOP_LEADS:
-        long = long[1:]
-    if long.text == short.text or len(long) < 2 and len(long.text) <= len(short.text):
+    start, end = long.start, long.end
+    while end - start > 1 and t.lower[start] in _STOP_LEADS:
+        start += 1
+    long_text = t.span_text(start, end)
+    if long_text == short_text or end - start < 2 and len(long_text) <= len(short_text):
         return None
-    return long
+    return long if start == long.start else doc[start:end]
 
 
 def find_pairs(doc: Doc) -> list[AcronymPair]:
     pairs: list[AcronymPair] = []
-    for tok in doc:
-        if tok.text != "(" or tok.i == 0:
+    t = table(doc)
+    text = t.text
+    for i in range(1, t.n):
+        if text[i] != "(":
             continue
-        short = _short_span(doc, tok.i)
+        short = _short_span(doc, i)
         if short is not None:
-            long = _long_before(doc, short, tok)
+            long = _long_before(doc, short, i)
             if long is not None:
                 pairs.append(AcronymPair(long=long, short=short))
                 continue
         # "ACR (long form)": the short form stands before the parenthesis
-        before = doc[tok.i - 1]
-        if looks_like_short_form(before.text):
-            for close in range(tok.i + 2, min(tok.i + 12, len(doc))):
-                if doc[close].text == ")":
-                    inner = doc[tok.i + 1 : close]
-                    offset = best_long_form(before.text, inner.text)
-                    if offset == 0 and len(inner) >= 2:
-                        pairs.append(AcronymPair(long=inner, short=doc[tok.i - 1 : tok.i]))
+        before = text[i - 1]
+        if looks_like_short_form(before):
+            for close in range(i + 2, min(i + 12, t.n)):
+                if text[close] == ")":
+                    offset = best_long_form(before, t.span_text(i + 1, close))
+                    if offset == 0 and close - i - 1 >= 2:
+                        pairs.append(AcronymPair(long=doc[i + 1 : close], short=doc[i - 1 : i]))
                     break
-                if doc[close].is_sent_start:
+                if t.is_sent_start[close]:
                     break
     return pairs

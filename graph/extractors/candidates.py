@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from spacy.tokens import Doc, Span, Token
+from spacy.tokens import Doc, Span
 
 from graph.extractors import acronyms, classify, lexicon
+from graph.extractors.tokens import Tokens, table
 from graph.extractors import scorer as scorer_mod
 from graph.extractors.scorer import NONE, Scorer
 from graph.model import Mention
@@ -78,6 +79,12 @@ class _Draft:
     lexicon_type: str | None = None
     #: the short form written after a long form ("(GFN)"): the pair is typed together
     partner: _Draft | None = None
+    #: span.text, read once
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.text:
+            self.text = self.span.text
 
     def add(self, evidence: dict[str, float]) -> None:
         for etype, strength in evidence.items():
@@ -106,83 +113,116 @@ def mentions(doc: Doc, etype: str, extractor: str) -> list[Mention]:
 # --- generation -------------------------------------------------------------------------
 
 
+_TRIM_DEPS = frozenset({"det", "poss", "predet", "nummod"})
+_TRIM_POS = frozenset({"PRON", "DET", "PUNCT", "ADV", "CCONJ", "ADP", "PART"})
+_TRIM_TAIL_POS = frozenset({"PUNCT", "PART"})
+_TRIM_TAIL_TEXT = frozenset({"-", "'s"})
+
+
 def trim(span: Span) -> Span:
     """Drop determiners, pronouns, counts and evaluative words in front, punctuation at the end."""
-    doc = span.doc
-    start, end = span.start, span.end
+    start, end = _trim(table(span.doc), span.start, span.end)
+    return span.doc[start:end]
+
+
+def _trim(t: Tokens, start: int, end: int) -> tuple[int, int]:
+    dep, pos, lower, like_num = t.dep, t.pos, t.lower, t.like_num
+    evaluative = classify.EVALUATIVE
     while start < end:
-        tok = doc[start]
         if (
-            tok.dep_ in {"det", "poss", "predet", "nummod"}
-            or tok.pos_ in {"PRON", "DET", "PUNCT", "ADV", "CCONJ", "ADP", "PART"}
-            or tok.lower_ in classify.EVALUATIVE
-            or (tok.like_num and tok.pos_ == "NUM")
+            dep[start] in _TRIM_DEPS
+            or pos[start] in _TRIM_POS
+            or lower[start] in evaluative
+            or (like_num[start] and pos[start] == "NUM")
         ):
             start += 1
         else:
             break
-    while end > start and (doc[end - 1].pos_ in {"PUNCT", "PART"} or doc[end - 1].text in {"-", "'s"}):
+    while end > start and (pos[end - 1] in _TRIM_TAIL_POS or t.text[end - 1] in _TRIM_TAIL_TEXT):
         end -= 1
-    return doc[start:end]
+    return start, end
 
 
 _GLUE = {"-", "/", "."}
 
 
+_CLITICS = frozenset({"'s", "n't", "s"})
+
+
 def _glued_names(doc: Doc) -> list[Span]:
     """Runs of tokens written without spaces that make one coined name: "ViT-B/16", "Llama-2-7B"."""
+    t = table(doc)
     spans: list[Span] = []
+    n = t.n
+    text, ws, lower, is_punct, sent_start = t.text, t.ws, t.lower, t.is_punct, t.is_sent_start
+    # a token that can be part of a glued name
+    part = [
+        a or num or w in _GLUE or any(c.isdigit() for c in w)
+        for a, num, w in zip(t.is_alpha, t.like_num, text)
+    ]
     i = 0
-    while i < len(doc):
+    while i < n:
         j = i + 1
         while (
-            j < len(doc)
-            and doc[j - 1].whitespace_ == ""
-            and not doc[j].is_sent_start
-            and (doc[j].is_alpha or doc[j].like_num or doc[j].text in _GLUE or any(c.isdigit() for c in doc[j].text))
-            and (doc[j - 1].is_alpha or doc[j - 1].like_num or doc[j - 1].text in _GLUE or any(c.isdigit() for c in doc[j - 1].text))
-            and doc[j].lower_ not in {"'s", "n't", "s"}
+            j < n
+            and ws[j - 1] == ""
+            and not sent_start[j]
+            and part[j]
+            and part[j - 1]
+            and lower[j] not in _CLITICS
         ):
             j += 1
-        while j > i + 1 and doc[j - 1].text in {"-", "/", "."}:
+        while j > i + 1 and text[j - 1] in _GLUE:
             j -= 1
-        span = doc[i:j]
-        if classify.is_name_shaped(span.text) and not all(t.is_punct for t in span):
-            spans.append(span)
+        if classify.is_name_shaped(t.span_text(i, j)) and not all(is_punct[i:j]):
+            spans.append(doc[i:j])
         i = j
     return spans
+
+
+_CLIMB_DEPS = frozenset({"conj", "appos", "compound", "amod", "nmod"})
+_SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
+_PAPER_WORDS = frozenset({"paper", "work"})
+# A Token is a new object on every access, so `tok.head is not tok` never held back a climb:
+# a root climbs onto itself, as before.
 
 
 def _in_contribution_context(span: Span) -> bool:
     """The context cue the learned scorer was trained with: the span sits where an abstract
     presents its contribution ("our X", "we propose X", "X, a novel ..."), name or not."""
     doc = span.doc
+    t = table(doc)
+    lower, dep, kids = t.lower, t.dep, t.kids
+    start, end = span.start, span.end
     # "our X", "the proposed X", "X, a novel ..."
-    for k in range(max(span.sent.start, span.start - 3), span.start):
-        if doc[k].lower_ in _OWN_MARKERS and all(not t.is_punct for t in doc[k : span.start]):
+    for k in range(max(t.sent_first[start], start - 3), start):
+        if lower[k] in _OWN_MARKERS and not any(t.is_punct[k:start]):
             return True
-    tok = span.root
-    for child in tok.children:
-        if child.dep_ == "appos" and any(t.lower_ in _NOVEL for t in child.subtree):
+    tok = t.root(start, end)
+    for child in kids[tok]:
+        if dep[child] == "appos" and any(lower[x] in _NOVEL for x in t.subtree(child)):
             return True
     # climb "X and Y", "X (ACR)", "a framework, X" to the word the verb governs
     seen = 0
-    while tok.dep_ in {"conj", "appos", "compound", "amod", "nmod"} and tok.head is not tok and seen < 4:
-        tok = tok.head
+    while dep[tok] in _CLIMB_DEPS and seen < 4:
+        tok = t.head[tok]
         seen += 1
-        if tok.dep_ != "appos" and any(c.dep_ == "appos" and c.i >= span.start and c.i < span.end for c in tok.children):
-            if any(t.lower_ in _NOVEL for t in doc[tok.left_edge.i : span.start]):
+        if dep[tok] != "appos" and any(dep[c] == "appos" and start <= c < end for c in kids[tok]):
+            if any(lower[x] in _NOVEL for x in range(t.left_edge(doc, tok), start)):
                 return True
-    head = tok.head
-    if tok.dep_ in {"oprd", "xcomp", "dobj", "attr"} and head.lemma_.lower() in _NAMING_VERBS:
+    head = t.head[tok]
+    if dep[tok] in {"oprd", "xcomp", "dobj", "attr"} and t.lemma_lower[head] in _NAMING_VERBS:
         return True
-    if tok.dep_ in {"dobj", "nsubjpass", "attr"} and head.lemma_.lower() in _PROPOSE_VERBS:
-        subjects = [c for c in head.children if c.dep_ in {"nsubj", "nsubjpass"}]
-        if tok.dep_ == "nsubjpass":
+    if dep[tok] in {"dobj", "nsubjpass", "attr"} and t.lemma_lower[head] in _PROPOSE_VERBS:
+        subjects = [c for c in kids[head] if dep[c] in _SUBJECT_DEPS]
+        if dep[tok] == "nsubjpass":
             return True
         if not subjects:
             return True
-        return any(s.lower_ in _OWN_SUBJECTS or any(t.lower_ in {"paper", "work"} for t in s.subtree) for s in subjects)
+        return any(
+            lower[s] in _OWN_SUBJECTS or any(lower[x] in _PAPER_WORDS for x in t.subtree(s))
+            for s in subjects
+        )
     return False
 
 
@@ -217,41 +257,48 @@ _ADJECTIVE_COMPOUND = re.compile(r"\S+-(?:like|based|style|inspired|driven|aware
 _QUOTES = frozenset("\"'“”‘’")
 
 
-def _own_subject(verb: Token) -> bool:
-    subjects = [c for c in verb.children if c.dep_ in {"nsubj", "nsubjpass"}]
+def _own_subject(t: Tokens, verb: int) -> bool:
+    subjects = [c for c in t.kids[verb] if t.dep[c] in _SUBJECT_DEPS]
     if not subjects:
         # "X is proposed", "to introduce X": the abstract's own voice
         return True
+    lower = t.lower
     return any(
-        s.lower_ in _OWN_SUBJECTS or any(t.lower_ in {"paper", "work"} for t in s.subtree) for s in subjects
+        lower[s] in _OWN_SUBJECTS or any(lower[x] in _PAPER_WORDS for x in t.subtree(s)) for s in subjects
     )
 
 
 def _naming_cue(span: Span) -> bool:
     """The abstract gives the span as a name: "called X", "we refer to as X", "the task of X",
     "a new framework, X" under an own proposal verb, or a quoted term it introduces."""
-    tok = span.root
-    head = tok.head
-    if tok.dep_ in {"oprd", "xcomp", "dobj", "attr", "appos", "npadvmod"} and head.lemma_.lower() in _NAMING_VERBS:
+    t = table(span.doc)
+    dep, lower, lemma, heads = t.dep, t.lower, t.lemma_lower, t.head
+    start, end = span.start, span.end
+    tok = t.root(start, end)
+    head = heads[tok]
+    if dep[tok] in {"oprd", "xcomp", "dobj", "attr", "appos", "npadvmod"} and lemma[head] in _NAMING_VERBS:
         return True
-    if tok.dep_ == "pobj" and head.lower_ == "as" and head.head.lemma_.lower() in {"refer", "term", "name", "call", "denote"}:
+    if dep[tok] == "pobj" and lower[head] == "as" and lemma[heads[head]] in {"refer", "term", "name", "call", "denote"}:
         return True
     if (
-        tok.dep_ == "pobj"
-        and head.lower_ == "of"
-        and head.head.lemma_.lower() in {"task", "problem"}
-        and head.head.head.lemma_.lower() in _PROPOSE_VERBS
+        dep[tok] == "pobj"
+        and lower[head] == "of"
+        and lemma[heads[head]] in {"task", "problem"}
+        and lemma[heads[heads[head]]] in _PROPOSE_VERBS
     ):
         return True
-    doc = span.doc
-    lead = doc[max(span.sent.start, span.start - 3) : span.start].text.lower()
+    lead = t.span_text(max(t.sent_first[start], start - 3), start).lower()
     if lead.endswith(_NAMING_LEADS):
         return True
-    before = doc[span.start - 1].text if span.start > 0 else ""
-    after = doc[span.end].text if span.end < len(doc) else ""
-    if before in _QUOTES and (after in _QUOTES or (span.end + 1 < len(doc) and doc[span.end + 1].text in _QUOTES)):
-        verbs = [t for t in span.sent if t.pos_ == "VERB" and t.lemma_.lower() in _PROPOSE_VERBS]
-        return any(_own_subject(v) for v in verbs)
+    n = t.n
+    before = t.text[start - 1] if start > 0 else ""
+    after = t.text[end] if end < n else ""
+    if before in _QUOTES and (after in _QUOTES or (end + 1 < n and t.text[end + 1] in _QUOTES)):
+        verbs = [
+            v for v in range(t.sent_first[start], t.sent_end[start])
+            if t.pos[v] == "VERB" and lemma[v] in _PROPOSE_VERBS
+        ]
+        return any(_own_subject(t, v) for v in verbs)
     return False
 
 
@@ -259,77 +306,92 @@ def _own_cue(span: Span, *, climb: bool = True) -> bool:
     """The span is the paper's own: "our X", "the proposed X", "our method, X", the object of
     "we propose/introduce", or "X, a novel ..."."""
     doc = span.doc
-    tok = span.root
+    t = table(doc)
+    lower, dep = t.lower, t.dep
+    start = span.start
+    tok = t.root(start, span.end)
     # "our X", "the proposed X": the marker belongs to the span's own phrase
-    if any(doc[k].lower_ in _OWN_MARKERS for k in range(tok.left_edge.i, span.start)):
+    if any(lower[k] in _OWN_MARKERS for k in range(t.left_edge(doc, tok), start)):
         return True
-    if any(c.dep_ == "appos" and any(t.lower_ in _NOVEL for t in c.subtree) for c in tok.children):
+    if any(dep[c] == "appos" and any(lower[x] in _NOVEL for x in t.subtree(c)) for c in t.kids[tok]):
         return True
     # climb "X and Y", "X (ACR)", "a framework, X", "X network" to the word the verb governs
     seen = 0
-    while climb and tok.dep_ in {"conj", "appos", "compound", "amod", "nmod"} and tok.head is not tok and seen < 4:
-        tok = tok.head
+    while climb and dep[tok] in _CLIMB_DEPS and seen < 4:
+        tok = t.head[tok]
         seen += 1
-        if any(doc[k].lower_ in _OWN_MARKERS for k in range(tok.left_edge.i, min(tok.i, span.start))):
+        edge = t.left_edge(doc, tok)
+        if any(lower[k] in _OWN_MARKERS for k in range(edge, min(tok, start))):
             return True  # "our method, X", "our fast text classifier X"
-        if any(t.lower_ in _NOVEL for t in doc[tok.left_edge.i : span.start]):
+        if any(lower[k] in _NOVEL for k in range(edge, start)):
             return True  # "a novel generative model named X", "a novel X architecture"
-    head = tok.head
-    if tok.dep_ in {"dobj", "nsubjpass", "attr"} and head.lemma_.lower() in _PROPOSE_VERBS:
-        return tok.dep_ == "nsubjpass" or _own_subject(head)
+    head = t.head[tok]
+    if dep[tok] in {"dobj", "nsubjpass", "attr"} and t.lemma_lower[head] in _PROPOSE_VERBS:
+        return dep[tok] == "nsubjpass" or _own_subject(t, head)
     return False
+
+
+_ABLE = frozenset({"effective", "able", "competitive", "superior", "capable", "better"})
 
 
 def _result_subject(span: Span) -> bool:
     """A coined name reporting results: "LeakGAN is highly effective", "AlphaZero achieved"."""
-    tok = span.root
-    if tok.dep_ not in {"nsubj", "nsubjpass"}:
+    t = table(span.doc)
+    tok = t.root(span.start, span.end)
+    if t.dep[tok] not in _SUBJECT_DEPS:
         return False
-    verb = tok.head
-    if any(c.lower_ in _BACKGROUND_ADVERBS for c in verb.children):
+    verb = t.head[tok]
+    kids = t.kids[verb]
+    if any(t.lower[c] in _BACKGROUND_ADVERBS for c in kids):
         return False
-    if verb.lemma_.lower() in _RESULT_VERBS:
+    if t.lemma_lower[verb] in _RESULT_VERBS:
         return True
     # "X is (highly) effective / able to / competitive"
-    return verb.lemma_ == "be" and any(
-        c.dep_ == "acomp" and c.lemma_.lower() in {"effective", "able", "competitive", "superior", "capable", "better"}
-        for c in verb.children
+    return t.lemma[verb] == "be" and any(
+        t.dep[c] == "acomp" and t.lemma_lower[c] in _ABLE for c in kids
     )
 
 
 def _baseline_or_number(span: Span) -> bool:
-    doc = span.doc
-    tok = span.root
-    if tok.dep_ == "pobj" and tok.head.lower_ in _BASELINE_PREPS:
+    t = table(span.doc)
+    start = span.start
+    tok = t.root(start, span.end)
+    if t.dep[tok] == "pobj" and t.lower[t.head[tok]] in _BASELINE_PREPS:
         return True
-    if tok.dep_ == "dobj" and tok.head.lemma_.lower() in _BASELINE_VERBS:
+    if t.dep[tok] == "dobj" and t.lemma_lower[t.head[tok]] in _BASELINE_VERBS:
         return True
-    if span.start > 0 and doc[span.start - 1].lower_ in _BASELINE_PREPS:
+    if start > 0 and t.lower[start - 1] in _BASELINE_PREPS:
         return True
-    return span[0].like_num or span[0].pos_ == "NUM"
+    return t.like_num[start] or t.pos[start] == "NUM"
 
 
 def _is_name(d: _Draft) -> bool:
     """A coined name rather than a description: name-shaped, or defined with an acronym."""
-    text = _ADJECTIVE_COMPOUND.sub("", d.span.text).strip()
+    text = _ADJECTIVE_COMPOUND.sub("", d.text).strip()
     if classify.is_name_shaped(text):
         return True
+    t = table(d.span.doc)
+    start, end = d.span.start, d.span.end
     if d.aliases:
-        return not (len(d.span.text.split()) <= 2 and d.span[-1].lemma_.lower() in _KIND_HEADS)
-    return any(t.pos_ == "PROPN" and t.is_title and not t.is_sent_start for t in d.span)
+        return not (len(d.text.split()) <= 2 and t.lemma_lower[end - 1] in _KIND_HEADS)
+    return any(
+        t.pos[k] == "PROPN" and t.is_title[k] and not t.is_sent_start[k] for k in range(start, end)
+    )
 
 
 def is_proposed(d: _Draft) -> bool:
     """Whether the candidate is a name the abstract introduces as the paper's own."""
     span = d.span
-    text = span.text
-    if not len(span) or _baseline_or_number(span) or _CITATION.match(text) is not None:
+    text = d.text
+    start, end = span.start, span.end
+    if start >= end or _baseline_or_number(span) or _CITATION.match(text) is not None:
         return False
     if text.lower().endswith(_ADJECTIVE_TAILS):
         return False
-    if len(span) == 1 and span[0].lemma_.lower() in classify.GENERIC:
+    t = table(span.doc)
+    if end - start == 1 and t.lemma_lower[start] in classify.GENERIC:
         return False
-    if span[-1].lemma_.lower() in _ARTEFACTS:
+    if t.lemma_lower[end - 1] in _ARTEFACTS:
         return False
     if _naming_cue(span):
         return True
@@ -343,10 +405,11 @@ def is_proposed(d: _Draft) -> bool:
             return True
         # "we introduce multi-view consistency, a benchmark ...": a bare (no article, not
         # plural) lowercase phrase with a describing appositive names the contribution
-        root = span.root
-        bare = not any(c.dep_ in {"det", "nummod", "poss"} for c in root.children) and root.tag_ not in {"NNS", "NNPS"}
-        described = any(c.dep_ == "appos" for c in root.children)
-        return bare and described and len(span) > 1
+        root = t.root(start, end)
+        kids = t.kids[root]
+        bare = not any(t.dep[c] in {"det", "nummod", "poss"} for c in kids) and t.tag[root] not in {"NNS", "NNPS"}
+        described = any(t.dep[c] == "appos" for c in kids)
+        return bare and described and end - start > 1
     if d.aliases and _is_name(d) and _own_sentence(span):
         # "we propose a method (SR) using a deeply-recursive network (DRCN)"
         return True
@@ -354,8 +417,13 @@ def is_proposed(d: _Draft) -> bool:
 
 
 def _own_sentence(span: Span) -> bool:
-    verbs = [t for t in span.sent if t.pos_ == "VERB" and t.lemma_.lower() in _PROPOSE_VERBS]
-    return any(_own_subject(v) and any(c.lower_ in _OWN_SUBJECTS for c in v.children) for v in verbs)
+    t = table(span.doc)
+    start = span.start
+    verbs = [
+        v for v in range(t.sent_first[start], t.sent_end[start])
+        if t.pos[v] == "VERB" and t.lemma_lower[v] in _PROPOSE_VERBS
+    ]
+    return any(_own_subject(t, v) and any(t.lower[c] in _OWN_SUBJECTS for c in t.kids[v]) for v in verbs)
 
 
 def _combine(strengths: list[float]) -> float:
@@ -366,15 +434,20 @@ def _combine(strengths: list[float]) -> float:
     return 1.0 - miss
 
 
+_VARIANT_STOP_POS = frozenset({"PRON", "NUM"})
+
+
 def _names_a_variant(span: Span, known: list[Span]) -> bool:
     """"Deep Gaussian Mixture Model", "Gumbel Tree-LSTM": modifiers in front of a known name,
     none of them a kind noun ("text classifier fastText" is a description and its name)."""
     for hit in known:
         if hit.end == span.end and span.start < hit.start:
-            prefix = span.doc[span.start : hit.start]
+            t = table(span.doc)
+            heads = classify.HEADS
             return not any(
-                t.pos_ in {"PRON", "NUM"} or (t.is_lower and (t.pos_ == "NOUN" or t.lemma_ in classify.HEADS))
-                for t in prefix
+                t.pos[k] in _VARIANT_STOP_POS
+                or (t.is_lower[k] and (t.pos[k] == "NOUN" or t.lemma[k] in heads))
+                for k in range(span.start, hit.start)
             )
     return False
 
@@ -382,12 +455,14 @@ def _names_a_variant(span: Span, known: list[Span]) -> bool:
 def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
     """Every candidate span with its evidence, untyped; and defined short form -> long form."""
     drafts: dict[tuple[int, int], _Draft] = {}
+    t = table(doc)
 
-    def draft(span: Span) -> _Draft:
-        key = (span.start, span.end)
-        if key not in drafts:
-            drafts[key] = _Draft(span)
-        return drafts[key]
+    def draft(start: int, end: int) -> _Draft:
+        key = (start, end)
+        d = drafts.get(key)
+        if d is None:
+            d = drafts[key] = _Draft(doc[start:end], text=t.span_text(start, end))
+        return d
 
     # 1. lexicon hits; a hit inside a longer hit of the same type is dropped
     hits = sorted(lexicon.find(doc), key=lambda h: (-(h.span.end - h.span.start), h.span.start))
@@ -397,69 +472,74 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
         if toks & covered.setdefault(hit.type, set()):
             continue
         covered[hit.type] |= toks
-        d = draft(hit.span)
+        d = draft(hit.span.start, hit.span.end)
         d.sources.add("lexicon")
-        generic = len(hit.span) == 1 and hit.span.text.islower() and not any(c.isdigit() for c in hit.span.text)
+        text = d.text
+        generic = len(hit.span) == 1 and text.islower() and not any(c.isdigit() for c in text)
         d.add({hit.type: _GENERIC_LEXICON_STRENGTH if generic else _LEXICON_STRENGTH})
         d.lexicon_type = d.lexicon_type or hit.type
-        if hit.name != hit.span.text:
+        if hit.name != text:
             d.label = hit.name
 
     # 2. acronym definitions and later uses of the acronym
     pairs = acronyms.find_pairs(doc)
     short_forms: dict[str, _Draft] = {}
     for pair in pairs:
-        d = draft(pair.long)
+        d = draft(pair.long.start, pair.long.end)
         d.sources.add("acronym")
-        if pair.short.text not in d.aliases:
-            d.aliases.append(pair.short.text)
+        short_text = t.span_text(pair.short.start, pair.short.end)
+        if short_text not in d.aliases:
+            d.aliases.append(short_text)
         d.add(classify.head_evidence(pair.long))
-        short_forms.setdefault(pair.short.text, d)
-        if pair.short.text.endswith("s"):
-            short_forms.setdefault(pair.short.text[:-1], d)
-        short = draft(pair.short)
+        short_forms.setdefault(short_text, d)
+        if short_text.endswith("s"):
+            short_forms.setdefault(short_text[:-1], d)
+        short = draft(pair.short.start, pair.short.end)
         short.sources.add("acronym-use")
         d.partner = short
-    for tok in doc:
-        d = short_forms.get(tok.text) or (short_forms.get(tok.text[:-1]) if tok.text.endswith("s") else None)
-        if d is not None and not (d.span.start <= tok.i < d.span.end):
-            use = draft(doc[tok.i : tok.i + 1])
-            use.sources.add("acronym-use")
+    if short_forms:
+        for i, word in enumerate(t.text):
+            d = short_forms.get(word) or (short_forms.get(word[:-1]) if word.endswith("s") else None)
+            if d is not None and not (d.span.start <= i < d.span.end):
+                use = draft(i, i + 1)
+                use.sources.add("acronym-use")
 
     # 3. noun chunks, trimmed; "X dataset" / "X model" name X
+    generic = classify.GENERIC
+    name_shaped = classify.is_name_shaped
     for chunk in doc.noun_chunks:
-        span = trim(chunk)
-        if not len(span) or len(span) > MAX_PHRASE_TOKENS:
+        start, end = _trim(t, chunk.start, chunk.end)
+        if start >= end or end - start > MAX_PHRASE_TOKENS:
             continue
-        if len(span) == 1 and (span[0].lower_ in classify.GENERIC or span[0].lemma_.lower() in classify.GENERIC):
+        if end - start == 1 and (t.lower[start] in generic or t.lemma_lower[start] in generic):
             continue
-        if span.root.pos_ == "PRON" or all(t.is_stop for t in span):
+        if t.pos[t.root(start, end)] == "PRON" or all(t.is_stop[start:end]):
             continue
-        last = span[-1]
-        rest = span.doc[span.start : span.end - 1]
+        last = end - 1
+        span = doc[start:end]
         if (
-            len(rest)
-            and last.lemma_.lower() in classify.GENERIC | {"corpus", "treebank"}
-            and classify.is_name_shaped(rest.text)
-            and all(classify.is_name_shaped(t.text) or t.pos_ == "PROPN" or t.is_punct for t in rest)
+            start < last
+            and (t.lemma_lower[last] in generic or t.lemma_lower[last] in {"corpus", "treebank"})
+            and name_shaped(t.span_text(start, last))
+            and all(name_shaped(t.text[k]) or t.pos[k] == "PROPN" or t.is_punct[k] for k in range(start, last))
         ):
-            name = draft(rest)
+            name = draft(start, last)
             name.sources.add("name")
             head = classify.head_evidence(span)
             if head:
                 etype, strength = next(iter(head.items()))
                 name.add({etype: max(strength, 0.6)})
-            if not last.is_title:
+            if not t.is_title[last]:
                 continue
             # "Deep Gaussian Mixture Model": the capitalised kind word is part of the name
-        d = draft(span)
+        d = draft(start, end)
         d.sources.add("chunk")
         d.add(classify.head_evidence(span))
 
     # 4. coined names written without spaces; one that extends a lexicon name ("Llama-2-7B"
     # from "Llama-2") is of its type
     for span in _glued_names(doc):
-        d = draft(span)
+        d = draft(span.start, span.end)
         d.sources.add("name")
         for hit in hits:
             if span.start <= hit.span.start and hit.span.end <= span.end and len(hit.span) < len(span):
@@ -473,7 +553,7 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
             d.sources.add("named-variant")
     for d in d_list:
         d.add(classify.context_evidence(d.span))
-        shape = classify.model_shape(d.span.text)
+        shape = classify.model_shape(d.text)
         if shape:
             d.add({"model": shape})
     return d_list, short_forms
@@ -497,7 +577,7 @@ def _generate(doc: Doc, scorer: Scorer | None) -> list[Candidate]:
     for d in d_list:
         if "acronym-use" not in d.sources or "lexicon" in d.sources:
             continue
-        text = d.span.text
+        text = d.text
         long = short_forms.get(text) or short_forms.get(text[:-1])
         if long is None:
             continue
@@ -513,7 +593,7 @@ def _generate(doc: Doc, scorer: Scorer | None) -> list[Candidate]:
                 end=d.span.end_char,
                 text=text,
                 confidence=conf,
-                label=long.label or long.span.text,
+                label=long.label or long.text,
                 aliases=(long_alias,),
                 # the "(ACR)" of a definition is as proposed as its long form; a later use
                 # may be proposed on its own ("our ACR", "ACR achieves")
@@ -639,7 +719,9 @@ def _tier(c: Candidate) -> int:
 def features(d: _Draft) -> dict[str, float]:
     """What the learned scorer sees of a candidate: its evidence, its words and their context."""
     span = d.span
-    doc = span.doc
+    t = table(span.doc)
+    lower, lemma, pos = t.lower, t.lemma_lower, t.pos
+    start, end = span.start, span.end
     f: dict[str, float] = {"bias": 1.0}
     for etype, vals in d.evidence.items():
         f[f"ev:{etype}"] = _combine(vals)
@@ -647,40 +729,41 @@ def features(d: _Draft) -> dict[str, float]:
         f[f"src:{src}"] = 1.0
     if d.lexicon_type:
         f[f"lex:{d.lexicon_type}"] = 1.0
-    n = len(span)
+    n = end - start
     f[f"len:{min(n, 7)}"] = 1.0
-    text = span.text
+    text = d.text
     if classify.is_name_shaped(text):
         f["shape:name"] = 1.0
     if text.isupper():
         f["shape:upper"] = 1.0
     if any(c.isdigit() for c in text):
         f["shape:digit"] = 1.0
-    if all(t.is_title for t in span):
+    if all(t.is_title[start:end]):
         f["shape:title"] = 1.0
     if text.islower():
         f["shape:lower"] = 1.0
     if d.aliases:
         f["acronym:defined"] = 1.0
-    head = span[-1]
-    f[f"head:{head.lemma_.lower()}"] = 1.0
-    f[f"suffix:{head.lower_[-3:]}"] = 1.0
-    f[f"headpos:{head.pos_}"] = 1.0
+    head = end - 1
+    f[f"head:{lemma[head]}"] = 1.0
+    f[f"suffix:{lower[head][-3:]}"] = 1.0
+    f[f"headpos:{pos[head]}"] = 1.0
     if n > 1:
-        f[f"first:{span[0].lemma_.lower()}"] = 1.0
-        f[f"firstpos:{span[0].pos_}"] = 1.0
-    for tok in span[:-1]:
-        f[f"word:{tok.lemma_.lower()}"] = 1.0
-    root = span.root
-    f[f"dep:{root.dep_}"] = 1.0
-    if root.head is not root:
-        f[f"gov:{root.head.lemma_.lower()}"] = 1.0
-    prev = doc[span.start - 1].lower_ if span.start > 0 else "<s>"
-    nxt = doc[span.end].lower_ if span.end < len(doc) else "</s>"
+        f[f"first:{lemma[start]}"] = 1.0
+        f[f"firstpos:{pos[start]}"] = 1.0
+    for k in range(start, head):
+        f[f"word:{lemma[k]}"] = 1.0
+    root = t.root(start, end)
+    f[f"dep:{t.dep[root]}"] = 1.0
+    # the governor of a root is itself; `root.head is not root` never held (a new Token on
+    # every access), so roots have always had this feature too
+    f[f"gov:{lemma[t.head[root]]}"] = 1.0
+    prev = lower[start - 1] if start > 0 else "<s>"
+    nxt = lower[end] if end < t.n else "</s>"
     f[f"prev:{prev}"] = 1.0
     f[f"next:{nxt}"] = 1.0
-    if span.start > 1:
-        f[f"prev2:{doc[span.start - 2].lower_} {prev}"] = 1.0
+    if start > 1:
+        f[f"prev2:{lower[start - 2]} {prev}"] = 1.0
     if _in_contribution_context(span):
         f["proposed"] = 1.0
     return f
@@ -692,7 +775,7 @@ _COINED_CONTRIBUTION = 0.6
 
 def _is_coined(d: _Draft) -> bool:
     span = d.span
-    if d.aliases or classify.is_name_shaped(span.text):
+    if d.aliases or classify.is_name_shaped(d.text):
         return True
     return len(span) == 1 and span[0].pos_ == "PROPN" and span[0].is_title and not span[0].is_sent_start
 
@@ -707,7 +790,8 @@ def _decide_learned(d: _Draft, scorer: Scorer) -> Candidate | None:
         typed = {t: max(p, partner[t]) for t, p in typed.items()}
     etype = max(typed, key=typed.get)
     conf = typed[etype]
-    if conf < scorer.thresholds.get(etype, MIN_CONFIDENCE) and is_proposed(d):
+    proposed: bool | None = None
+    if conf < scorer.thresholds.get(etype, MIN_CONFIDENCE) and (proposed := is_proposed(d)):
         # a name the abstract coins for its own contribution is an entity, whatever the
         # training papers (which never saw it) suggest; its type comes from the rules
         rule_scores = {t: _combine(v) for t, v in d.evidence.items() if t != "model"}
@@ -722,18 +806,19 @@ def _decide_learned(d: _Draft, scorer: Scorer) -> Candidate | None:
         conf = (conf + ev_model) / 2
     if conf < scorer.thresholds.get(etype, MIN_CONFIDENCE):
         return None
-    aliases = tuple(a for a in d.aliases if a != (d.label or span.text))
-    if d.label and span.text != d.label and span.text not in aliases:
-        aliases = (span.text,) + aliases
+    text = d.text
+    aliases = tuple(a for a in d.aliases if a != (d.label or text))
+    if d.label and text != d.label and text not in aliases:
+        aliases = (text,) + aliases
     return Candidate(
         type=etype,
         start=span.start_char,
         end=span.end_char,
-        text=span.text,
+        text=text,
         confidence=min(conf, 0.99),
         label=d.label,
         aliases=aliases,
-        proposed=is_proposed(d),
+        proposed=is_proposed(d) if proposed is None else proposed,
         sources=tuple(sorted(d.sources)),
         evidence=tuple(sorted((t, round(p, 4)) for t, p in typed.items())),
     )

@@ -16,6 +16,7 @@ import re
 from spacy.tokens import Doc
 
 from graph.extractors.results import find_quantities, results_in
+from graph.extractors.tokens import table
 from graph.model import Mention
 
 NAME = "claims.v1"
@@ -143,14 +144,15 @@ _NUMERIC_UNITS = {"%", "points", "×", "x", "dB", "fps", "ms", "s", "min", "h", 
 
 def _sentences(doc: Doc) -> list[tuple[int, int]]:
     """Sentence character spans, with fragments the parser split off merged back."""
-    if doc.has_annotation("SENT_START"):
-        spans = [(s.start_char, s.end_char) for s in doc.sents]
+    tokens = table(doc)
+    text = tokens.doc_text
+    if tokens.has_sents:
+        spans = [(tokens.idx[a], tokens.end_char(b - 1)) for a, b in tokens.sents]
     else:
         spans = [
-            (m.start(), m.end()) for m in re.finditer(r"\S.*?(?:[.!?](?=\s|$)|$)", doc.text, re.S)
+            (m.start(), m.end()) for m in re.finditer(r"\S.*?(?:[.!?](?=\s|$)|$)", text, re.S)
         ]
     merged: list[list[int]] = []
-    text = doc.text
     for start, end in spans:
         piece = text[start:end].strip()
         if not piece:
@@ -244,7 +246,7 @@ def _classify(
 
 def extract(doc: Doc) -> list[Mention]:
     """One claim mention per claiming sentence, with its Results."""
-    text = doc.text
+    text = table(doc).doc_text
     mentions: list[Mention] = []
     names: set[str] = set()
     after_contribution = False

@@ -18,9 +18,10 @@ from functools import lru_cache
 
 import spacy
 from spacy.matcher import PhraseMatcher
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
+from graph.extractors.tokens import Tokens, table
 from graph.model import Mention
 from graph.taxonomy import Taxonomy
 from graph.taxonomy import load as load_taxonomy
@@ -169,12 +170,12 @@ def _cues_for(vocab: Vocab) -> _Cues:
     return entry[1]
 
 
-def _sentence_index(doc: Doc) -> list[int]:
-    index = [0] * len(doc)
-    if not doc.has_annotation("SENT_START"):
+def _sentence_index(tokens: Tokens) -> list[int]:
+    index = [0] * tokens.n
+    if not tokens.has_sents:
         return index
-    for number, sent in enumerate(doc.sents):
-        for i in range(sent.start, sent.end):
+    for number, (start, end) in enumerate(tokens.sents):
+        for i in range(start, end):
             index[i] = number
     return index
 
@@ -183,11 +184,11 @@ def _position_factor(sentence: int) -> float:
     return 1.5 if sentence == 0 else 1.2 if sentence == 1 else 1.0
 
 
-def _frame_factor(doc: Doc, hit: _Hit) -> float:
+def _frame_factor(tokens: Tokens, hit: _Hit) -> float:
     factor = 1.0
-    if hit.end < len(doc) and doc[hit.end].lower_ in _FRAME_AFTER:
+    if hit.end < tokens.n and tokens.lower[hit.end] in _FRAME_AFTER:
         factor *= 1.3
-    if hit.start > 0 and doc[hit.start - 1].lower_ in _FRAME_BEFORE:
+    if hit.start > 0 and tokens.lower[hit.start - 1] in _FRAME_BEFORE:
         factor *= 1.15
     return factor
 
@@ -205,26 +206,26 @@ _OWN = re.compile(
 _LIST_GLUE = {",", "and", "or", "etc", "etc.", "as", "such", "e.g.", "including", "/"}
 
 
-def _sentence_roles(doc: Doc) -> list[float]:
+def _sentence_roles(tokens: Tokens) -> list[float]:
     """Per token: how much a cue there says about the paper's own area. Background sentences
     name neighbouring fields; sentences that state the paper's aim name its own."""
-    factors = [1.0] * len(doc)
-    if not doc.has_annotation("SENT_START"):
+    factors = [1.0] * tokens.n
+    if not tokens.has_sents:
         return factors
-    for sent in doc.sents:
-        text = sent.text
+    for start, end in tokens.sents:
+        text = tokens.span_text(start, end)
         if _OWN.search(text):
             factor = 1.3
         elif _BACKGROUND.search(text) and not re.search(r"\b(?:we|our)\b", text, re.IGNORECASE):
             factor = 0.6
         else:
             continue
-        for i in range(sent.start, sent.end):
+        for i in range(start, end):
             factors[i] = factor
     return factors
 
 
-def _in_list(doc: Doc, hit: _Hit, hits: list[_Hit]) -> bool:
+def _in_list(tokens: Tokens, hit: _Hit, hits: list[_Hit]) -> bool:
     """The cue is one item of an enumeration of fields ("machine translation, dialogue
     systems, image captioning, etc."), which names applications rather than the paper's area."""
     for other in hits:
@@ -233,7 +234,7 @@ def _in_list(doc: Doc, hit: _Hit, hits: list[_Hit]) -> bool:
         lo, hi = (other.end, hit.start) if other.end <= hit.start else (hit.end, other.start)
         if hi < lo or hi - lo > 3:
             continue
-        between = [t.lower_ for t in doc[lo:hi]]
+        between = tokens.lower[lo:hi]
         if between and all(t in _LIST_GLUE for t in between) and "," in between:
             return True
     return False
@@ -244,24 +245,25 @@ def _confidence(score: float, rank: int) -> float:
     return round(min(0.95, max(0.2, base * (1.0, 0.85, 0.75)[rank])), 3)
 
 
-def _evidence(doc: Doc, start: int, end: int) -> tuple[str, int, int]:
-    span: Span = doc[start:end]
-    text = span.text
-    return text, span.start_char, span.start_char + len(text)
+def _evidence(tokens: Tokens, start: int, end: int) -> tuple[str, int, int]:
+    text = tokens.span_text(start, end)
+    first = tokens.idx[start]
+    return text, first, first + len(text)
 
 
 def extract(doc: Doc) -> list[Mention]:
     """The paper's research areas: one to three domain mentions, most likely first."""
-    if not doc.text.strip():
+    tokens = table(doc)
+    if not tokens.doc_text.strip():
         return []
     taxonomy = load_taxonomy()
-    sentence_of = _sentence_index(doc)
-    roles = _sentence_roles(doc)
+    sentence_of = _sentence_index(tokens)
+    roles = _sentence_roles(tokens)
     weighted: dict[str, list[tuple[float, _Hit]]] = defaultdict(list)
     hits = [hit for hit in _cues_for(doc.vocab).hits(doc) if hit.slug in taxonomy]
     for hit in hits:
-        weight = hit.weight * _position_factor(sentence_of[hit.start]) * _frame_factor(doc, hit)
-        weight *= roles[hit.start] * (0.5 if _in_list(doc, hit, hits) else 1.0)
+        weight = hit.weight * _position_factor(sentence_of[hit.start]) * _frame_factor(tokens, hit)
+        weight *= roles[hit.start] * (0.5 if _in_list(tokens, hit, hits) else 1.0)
         weighted[hit.slug].append((weight, hit))
 
     contributed = _benchmark_contribution(doc)
@@ -309,7 +311,7 @@ def extract(doc: Doc) -> list[Mention]:
     mentions = []
     for rank, slug in enumerate(chosen):
         hit = _best_evidence(taxonomy, slug, best_hit)
-        text, start, end = _evidence(doc, hit.start, hit.end)
+        text, start, end = _evidence(tokens, hit.start, hit.end)
         mentions.append(
             Mention(
                 type="domain",
@@ -337,7 +339,7 @@ def _best_evidence(taxonomy: Taxonomy, slug: str, best_hit: dict[str, tuple[floa
 
 def _benchmark_contribution(doc: Doc) -> _Hit | None:
     """A paper that introduces a dataset or benchmark belongs to datasets-and-benchmarks."""
-    found = _CONTRIBUTE.search(doc.text)
+    found = _CONTRIBUTE.search(table(doc).doc_text)
     if found is None:
         return None
     span = doc.char_span(found.start("noun"), found.end("noun"), alignment_mode="expand")

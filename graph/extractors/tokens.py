@@ -1,0 +1,136 @@
+"""Per-Doc columns of token attributes, read from spaCy once and shared by the extractors.
+
+Every `doc[i]` builds a new Token object, and the extractors look at each token many times
+over (as a candidate's word, its neighbour, a head, a child): plain lists read at list speed.
+The columns hold exactly what the Token properties of the same name return.
+"""
+
+from __future__ import annotations
+
+from spacy.tokens import Doc
+
+KEY = "paperkg.tokens.v1"
+
+
+class Tokens:
+    __slots__ = (
+        "n", "text", "ws", "lower", "pos", "tag", "dep", "head", "lemma", "lemma_lower",
+        "is_punct", "is_alpha", "like_num", "is_title", "is_stop", "is_lower", "is_sent_start",
+        "is_space", "idx", "doc_text", "has_sents", "sent_first", "sent_end", "sents", "kids",
+        "_left_edge", "_roots",
+    )
+
+    def __init__(self, doc: Doc) -> None:
+        rows = [
+            (
+                t.text, t.whitespace_, t.lower_, t.pos_, t.tag_, t.dep_, t.head.i, t.lemma_,
+                t.is_punct, t.is_alpha, t.like_num, t.is_title, t.is_stop, t.is_lower,
+                bool(t.is_sent_start), t.is_space, t.idx,
+            )
+            for t in doc
+        ]
+        n = self.n = len(rows)
+        if n:
+            cols = tuple(list(c) for c in zip(*rows))
+        else:
+            cols = tuple([] for _ in range(17))
+        (
+            self.text, self.ws, self.lower, self.pos, self.tag, self.dep, self.head, self.lemma,
+            self.is_punct, self.is_alpha, self.like_num, self.is_title, self.is_stop,
+            self.is_lower, self.is_sent_start, self.is_space, self.idx,
+        ) = cols
+        self.lemma_lower = [lemma.lower() for lemma in self.lemma]
+        self.doc_text = "".join([t + w for t, w in zip(self.text, self.ws)])
+        kids: list[list[int]] = [[] for _ in range(n)]
+        for i, h in enumerate(self.head):
+            if h != i:
+                kids[h].append(i)
+        # Token.children: the tokens whose head it is, left to right
+        self.kids = kids
+        self._left_edge: dict[int, int] = {}
+        self._roots: dict[tuple[int, int], int] = {}
+        self.has_sents = doc.has_annotation("SENT_START")
+        # Doc.sents and Span.sent: a sentence opens at a token whose sent_start is 1
+        self.sents: list[tuple[int, int]] = []
+        self.sent_first = [0] * n
+        self.sent_end = [n] * n
+        if self.has_sents and n:
+            starts = [i for i in range(1, n) if self.is_sent_start[i]]
+            bounds = [0, *starts, n]
+            for a, b in zip(bounds, bounds[1:]):
+                self.sents.append((a, b))
+                for i in range(a, b):
+                    self.sent_first[i] = a
+                    self.sent_end[i] = b
+
+    def span_text(self, start: int, end: int) -> str:
+        """`doc[start:end].text`."""
+        if start >= end:
+            return ""
+        return self.doc_text[self.idx[start] : self.idx[end - 1] + len(self.text[end - 1])]
+
+    def start_char(self, i: int) -> int:
+        return self.idx[i]
+
+    def end_char(self, i: int) -> int:
+        """End offset of token i."""
+        return self.idx[i] + len(self.text[i])
+
+    def left_edge(self, doc: Doc, i: int) -> int:
+        """`doc[i].left_edge.i`: spaCy's own edge, which non-projective parses can leave
+        short of the subtree's first token, so it is read rather than recomputed."""
+        edge = self._left_edge.get(i)
+        if edge is None:
+            edge = self._left_edge[i] = doc[i].left_edge.i
+        return edge
+
+
+    def subtree(self, i: int) -> list[int]:
+        """The tokens of `doc[i].subtree`, in no particular order."""
+        out = [i]
+        kids = self.kids
+        for k in out:
+            out.extend(kids[k])
+        return out
+
+    def root(self, start: int, end: int) -> int:
+        """`doc[start:end].root.i`, by spaCy's rule: a sentence root inside the span, else
+        the word fewest arcs below one (the first on a tie), punctuation and spaces without
+        children counting as farthest."""
+        key = (start, end)
+        found = self._roots.get(key)
+        if found is None:
+            found = self._roots[key] = self._root(start, end)
+        return found
+
+    def _root(self, start: int, end: int) -> int:
+        head = self.head
+        for i in range(start, end):
+            if head[i] == i:
+                return i
+        n = self.n
+        best, root = n, -1
+        for i in range(start, end):
+            if start <= head[i] < end:
+                continue
+            if (self.is_space[i] or self.is_punct[i]) and not self.kids[i]:
+                depth = n - 1
+            else:
+                depth, k = 0, i
+                while head[k] != k:
+                    k = head[k]
+                    depth += 1
+                    if depth >= n:
+                        raise RuntimeError(f"token {i} has no path to a root")
+            if depth < best:
+                best, root = depth, i
+        return start if root == -1 else root
+
+
+def table(doc: Doc) -> Tokens:
+    """The doc's columns, built on first use and kept on the Doc."""
+    cached = doc.user_data.get(KEY)
+    if cached is None or cached.n != len(doc):
+        cached = Tokens(doc)
+        doc.user_data[KEY] = cached
+    return cached

@@ -1,0 +1,85 @@
+"""The per-Doc token columns hold exactly what spaCy's Token and Span properties return."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import spacy
+
+from graph.extractors import tokens
+
+GOLD = Path(__file__).resolve().parent / "gold" / "dev.json"
+EXTRA = [
+    "We propose Gated Flow Networks (GFN), a novel architecture. GFN (a flow model) is fast.",
+    'The "Lattice Echo" model  is  evaluated on WMT\'14 English-German\n\nand ViT-B/16.',
+]
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    from graph.nlp import load
+
+    return load()
+
+
+@pytest.fixture(scope="module")
+def docs(nlp):
+    papers = json.loads(GOLD.read_text(encoding="utf-8"))["papers"][:40]
+    return list(nlp.pipe([p["abstract"] for p in papers] + EXTRA))
+
+
+def test_columns_match_the_token_properties(docs):
+    for doc in docs:
+        t = tokens.table(doc)
+        assert t.n == len(doc)
+        assert t.doc_text == doc.text
+        for tok in doc:
+            i = tok.i
+            assert (t.text[i], t.ws[i], t.lower[i], t.pos[i], t.tag[i], t.dep[i]) == (
+                tok.text, tok.whitespace_, tok.lower_, tok.pos_, tok.tag_, tok.dep_
+            )
+            assert (t.head[i], t.lemma[i], t.lemma_lower[i], t.idx[i]) == (
+                tok.head.i, tok.lemma_, tok.lemma_.lower(), tok.idx
+            )
+            assert (t.is_punct[i], t.is_alpha[i], t.like_num[i], t.is_title[i]) == (
+                tok.is_punct, tok.is_alpha, tok.like_num, tok.is_title
+            )
+            assert (t.is_stop[i], t.is_lower[i], t.is_space[i]) == (tok.is_stop, tok.is_lower, tok.is_space)
+            assert t.is_sent_start[i] == bool(tok.is_sent_start)
+            assert t.kids[i] == [c.i for c in tok.children]
+            assert sorted(t.subtree(i)) == sorted(x.i for x in tok.subtree)
+            assert t.left_edge(doc, i) == tok.left_edge.i
+            assert (t.sent_first[i], t.sent_end[i]) == (tok.sent.start, tok.sent.end)
+
+
+def test_sentences_spans_and_roots_match_spacy(docs):
+    for doc in docs:
+        t = tokens.table(doc)
+        assert t.sents == [(s.start, s.end) for s in doc.sents]
+        for start in range(len(doc)):
+            for end in range(start + 1, min(start + 9, len(doc) + 1)):
+                span = doc[start:end]
+                assert t.span_text(start, end) == span.text
+                assert t.root(start, end) == span.root.i
+                assert t.end_char(end - 1) == span.end_char
+
+
+def test_the_table_is_built_once_and_rebuilt_for_a_changed_doc(nlp):
+    doc = nlp(EXTRA[0])
+    assert tokens.table(doc) is tokens.table(doc)
+    with doc.retokenize() as retokenizer:
+        retokenizer.merge(doc[0:2])
+    assert tokens.table(doc).n == len(doc)
+    assert tokens.table(doc).text[0] == doc[0].text
+
+
+def test_docs_without_a_parse_or_without_words():
+    blank = spacy.blank("en")
+    t = tokens.table(blank("Two words."))
+    assert (t.n, t.has_sents, t.sents, t.doc_text) == (3, False, [], "Two words.")
+    assert t.head == [0, 1, 2] and t.kids == [[], [], []]
+    empty = tokens.table(blank(""))
+    assert (empty.n, empty.doc_text, empty.sents) == (0, "", [])
+    assert empty.span_text(0, 0) == ""
