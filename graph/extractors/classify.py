@@ -6,10 +6,12 @@ Each function returns evidence as {type: strength in [0, 1]}; candidates.py comb
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from spacy.tokens import Span
 
 from graph.extractors import lexicon
+from graph.extractors.tokens import table
 
 # Head nouns (lemmas, lowercase) -> (type, strength). Strength is how often a phrase ending in
 # this noun names an entity of that type, as a rough prior.
@@ -107,6 +109,8 @@ _SIZE = re.compile(
 _VERSIONED = re.compile(r"^[A-Za-z][A-Za-z]*(?:[-_ ]?v?\d+(?:\.\d+)*[A-Za-z]?)(?:[-/][\w./]+)*$")
 
 
+# asked of every token run and every candidate, often of the same few words
+@lru_cache(maxsize=1 << 16)
 def is_name_shaped(text: str) -> bool:
     """A coined name: capitals past the first letter, letters with digits, or all capitals."""
     core = text.replace("-", "").replace("/", "").replace(".", "").replace("'", "").replace(" ", "")
@@ -155,36 +159,36 @@ _METRIC_CUES = ("in terms of", "measured by", "measured in", "as measured by", "
 
 def context_evidence(span: Span) -> dict[str, float]:
     """Evidence from the words around a phrase ("on X", "in terms of X", "X dataset")."""
-    doc = span.doc
+    t = table(span.doc)
+    lower, lemma = t.lower, t.lemma_lower
+    start, end = span.start, span.end
     ev: dict[str, float] = {}
-    nxt = doc[span.end] if span.end < len(doc) else None
-    if nxt is not None:
-        hit = HEADS.get(nxt.lemma_.lower()) or HEADS.get(nxt.lower_)
+    if end < t.n:
+        hit = HEADS.get(lemma[end]) or HEADS.get(lower[end])
         if hit and hit[0] in {"dataset", "metric", "task"} and hit[1] >= 0.8:
             ev[hit[0]] = max(ev.get(hit[0], 0.0), 0.8)
-        elif nxt.lower_ in {"score", "scores", "rate"}:
+        elif lower[end] in {"score", "scores", "rate"}:
             ev["metric"] = 0.7
-        elif nxt.lower_ in {"task", "tasks", "problem"}:
+        elif lower[end] in {"task", "tasks", "problem"}:
             ev["task"] = 0.75
-    before = doc[max(span.sent.start, span.start - 4) : span.start].text.lower()
+    before = t.span_text(max(t.sent_first[start], start - 4), start).lower()
     if any(before.endswith(cue) for cue in _METRIC_CUES):
         ev["metric"] = max(ev.get("metric", 0.0), 0.7)
     if before.endswith(("task of", "problem of")):
         ev["task"] = max(ev.get("task", 0.0), 0.75)
     # "X, a dataset of ...", "a new loss, X": the appositive's head noun types the name
-    root = span.root
-    partners = [c for c in root.children if c.dep_ == "appos" and not (span.start <= c.i < span.end)]
-    if root.dep_ == "appos" and not (span.start <= root.head.i < span.end):
-        partners.append(root.head)
+    root = t.root(start, end)
+    partners = [c for c in t.kids[root] if t.dep[c] == "appos" and not (start <= c < end)]
+    if t.dep[root] == "appos" and not (start <= t.head[root] < end):
+        partners.append(t.head[root])
     for other in partners:
-        hit = HEADS.get(other.lower_) or HEADS.get(other.lemma_.lower())
+        hit = HEADS.get(lower[other]) or HEADS.get(lemma[other])
         if hit and hit[1] >= 0.8:
             ev[hit[0]] = max(ev.get(hit[0], 0.0), 0.8)
-    prev = doc[span.start - 1] if span.start > 0 else None
-    if prev is not None and prev.lower_ in {"on", "across"} and is_name_shaped(span.text):
-        verb = prev.head
+    if start > 0 and lower[start - 1] in {"on", "across"} and is_name_shaped(t.span_text(start, end)):
+        verb = t.head[start - 1]
         # "results on X", "evaluated on X", "state of the art on X"
-        if verb.lemma_ in _DATASET_VERBS or verb.lower_ in {"results", "experiments", "art", "performance", "accuracy", "improvements", "score"}:
+        if t.lemma[verb] in _DATASET_VERBS or lower[verb] in {"results", "experiments", "art", "performance", "accuracy", "improvements", "score"}:
             ev["dataset"] = max(ev.get("dataset", 0.0), 0.7)
         else:
             ev["dataset"] = max(ev.get("dataset", 0.0), 0.45)
