@@ -16,9 +16,12 @@ Workers go to waiting queries first come, first served, with one exception that 
 of slow queries from starving everyone else: a client whose query ran to the time limit in the
 last `SLOW_CLIENT_MEMORY_S` seconds, or has a query running for more than a quarter of the
 time limit now, never waits for a worker and never takes the last free one (when there are
-two or more); it gets `QueryBusy(own=True)` at once instead. Both facts come from a
-`graph.clients.ClientTable`: given one shared by the processes of a server, a client found
-slow by any of them is slow for all.
+two or more); it gets `QueryBusy(own=True)` at once instead. The same holds for a query whose
+copy did (same text up to white space, same dataset: `query_key`), whoever sends it, so a
+flood of one expensive query from many fresh addresses is held back once the first copy has
+run a quarter of the time limit. These facts come from a `graph.clients.ClientTable`: given
+one shared by the processes of a server, a client or query found slow by any of them is slow
+for all.
 
 Where the operating system allows it, workers of an embedded store also drop their network
 access (a fresh network namespace), so even a query that slipped past the check could not
@@ -30,6 +33,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import functools
+import hashlib
 import importlib
 import itertools
 import json
@@ -97,7 +101,8 @@ class QueryBusy(QueryError):
     client may not take the one that is free (see `QueryRunner.run`).
 
     `own` is True when the asking client's own queries are the cause: it holds a worker, or
-    one of its queries ran to the time limit a short while ago.
+    one of its queries, or a copy of this query, ran to the time limit a short while ago (or
+    has run a quarter of it now).
     """
 
     def __init__(self, message: str, *, own: bool = False):
@@ -409,6 +414,15 @@ class _Worker:
     started: float = field(default_factory=time.monotonic)
 
 
+def query_key(sparql: str, default_graph: Sequence[str] | None = None,
+              named_graphs: Sequence[str] | None = None) -> str:
+    """The fingerprint of a query's work: its text with white space runs made one space, and
+    its dataset. Copies sent by different clients share it."""
+    work = json.dumps([" ".join(sparql.split()), sorted(default_graph or ()),
+                       sorted(named_graphs or ())], ensure_ascii=False)
+    return "query:" + hashlib.sha256(work.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def is_remote(location: str) -> bool:
     return location.startswith(("http://", "https://"))
 
@@ -546,28 +560,39 @@ class QueryRunner:
         hit = self.clients.slow_since(client) if client is not None else None
         return hit is not None and now - hit < SLOW_CLIENT_MEMORY_S
 
-    def _mark_slow(self, client: str | None) -> None:
+    def _mark_slow(self, client: str | None, query: str) -> None:
+        now = time.monotonic()
+        self.clients.mark_slow(query, now)
         if client is not None:
-            self.clients.mark_slow(client)
+            self.clients.mark_slow(client, now)
 
-    def _slow_now(self, client: str | None, now: float) -> bool:
-        """A client that sends slow queries: one of its queries ran to the time limit lately,
-        or one has been running for more than a quarter of the time limit now, in this
-        process or another sharing the client table."""
-        if client is None:
-            return False
-        if self._is_slow(client, now):
-            return True
-        since = self.clients.running_since(client)
-        return since is not None and now - since > self.time_limit_ms / 4000
+    def _slow_now(self, client: str | None, query: str, now: float) -> str | None:
+        """Why a query of `client` with fingerprint `query` counts as slow, or None.
 
-    def _acquire(self, client: str | None, wait_s: float) -> _Worker:
-        """An idle worker for a query of `client`, waiting up to `wait_s` in line.
+        "client": one of the client's queries ran to the time limit lately, or one has been
+        running for more than a quarter of the time limit now; "query": the same of a copy
+        of this query, whoever sent it. In this process or another sharing the client table.
+        """
+        long_s = self.time_limit_ms / 4000
+        for name, why in ((client, "client"), (query, "query")):
+            if name is None:
+                continue
+            if self._is_slow(name, now):
+                return why
+            since = self.clients.running_since(name)
+            if since is not None and now - since > long_s:
+                return why
+        return None
 
-        A slow client (`_slow_now`) does not wait and leaves one worker free for others, so
-        a flood of queries that run to the time limit holds at most `workers - 1` of them
-        once it is recognised (a query of each flooding address has run a quarter of the
-        time limit in any process sharing the client table).
+    def _acquire(self, client: str | None, query: str, wait_s: float) -> _Worker:
+        """An idle worker for a query of `client` (fingerprint `query`), waiting up to
+        `wait_s` in line.
+
+        A slow client or query (`_slow_now`) does not wait and leaves one worker free for
+        others, so a flood of queries that run to the time limit holds at most `workers - 1`
+        of them once it is recognised: once a query of each flooding address, or a copy of
+        the flooding query, has run a quarter of the time limit in any process sharing the
+        client table.
         """
         deadline = time.monotonic() + wait_s
         reserve = 1 if self.workers > 1 else 0
@@ -578,12 +603,13 @@ class QueryRunner:
                 while True:
                     now = time.monotonic()
                     ahead = self._waiting.index(ticket)
-                    if self._slow_now(client, now):
+                    why = self._slow_now(client, query, now)
+                    if why is not None:
                         if len(self._idle) > reserve + ahead:
-                            return self._take(client)
-                        raise self._busy_slow(client)
+                            return self._take(client, query)
+                        raise self._busy_slow(client, why)
                     if len(self._idle) > ahead:
-                        return self._take(client)
+                        return self._take(client, query)
                     remaining = deadline - now
                     if remaining <= 0:
                         held = self._held(client)
@@ -595,7 +621,8 @@ class QueryRunner:
                         raise QueryBusy(f"all {self.workers} query workers stayed busy "
                                         f"for {2 * self.time_limit_ms} ms with other clients' "
                                         "queries; try again later")
-                    # Wake now and then: a query of this client may turn slow meanwhile.
+                    # Wake now and then: a query of this client (or a copy of this one) may
+                    # turn slow meanwhile.
                     self._turn.wait(min(remaining, 0.1))
             finally:
                 self._waiting.remove(ticket)
@@ -604,19 +631,25 @@ class QueryRunner:
     def _held(self, client: str | None) -> int:
         return sum(1 for holder, _, _ in self._holders.values() if holder == client)
 
-    def _busy_slow(self, client: str | None) -> QueryBusy:
+    def _busy_slow(self, client: str | None, why: str) -> QueryBusy:
         busy = self.workers - len(self._idle)
+        if why == "client":
+            reason = ("this client sends slow queries (one ran to the time limit in the last "
+                      f"{SLOW_CLIENT_MEMORY_S:.0f} s, or has run for a quarter of it now), so "
+                      "its queries run")
+        else:
+            reason = ("this query is slow (a copy of it ran to the time limit in the last "
+                      f"{SLOW_CLIENT_MEMORY_S:.0f} s, or has run for a quarter of it now), so "
+                      "it runs")
         return QueryBusy(
-            f"this client sends slow queries (one ran to the time limit in the last "
-            f"{SLOW_CLIENT_MEMORY_S:.0f} s, or has run for a quarter of it now), so its "
-            f"queries run only while a query worker stays free for others; {busy} of "
+            f"{reason} only while a query worker stays free for others; {busy} of "
             f"{self.workers} are busy ({self._held(client)} with this client's queries)",
             own=True)
 
-    def _take(self, client: str | None) -> _Worker:
+    def _take(self, client: str | None, query: str) -> _Worker:
         worker = self._idle.pop()
         now = time.monotonic()
-        lease = self.clients.start_running(client, now) if client is not None else -1
+        lease = self.clients.start_running(client or "", now, query=query)
         self._holders[worker] = (client, now, lease)
         return worker
 
@@ -635,8 +668,9 @@ class QueryRunner:
         """Check and run one query; `media_type` picks the result format for its form.
 
         `form` skips the check when the caller has already run `check_query` on this text.
-        `client` (the asking address) decides who waits for a worker (see `_acquire`);
-        QueryBusy says whether the client's own queries made it wait.
+        `client` (the asking address) and the query's fingerprint (`query_key`) decide who
+        waits for a worker (see `_acquire`); QueryBusy says whether the client's own queries
+        made it wait.
         """
         if form is None:
             form = check_query(sparql, graphs=graphs)
@@ -654,7 +688,8 @@ class QueryRunner:
         limit_s = self.time_limit_ms / 1000
         # Every running query ends within the time limit, so the second in line (one worker
         # or two) has one within twice that.
-        worker = self._acquire(client, 2 * limit_s)
+        query = query_key(sparql, default_graph, named_graphs)
+        worker = self._acquire(client, query, 2 * limit_s)
         try:
             self._wait_ready(worker)
         except BaseException:
@@ -667,7 +702,7 @@ class QueryRunner:
                 log.warning("query stopped at the time limit of %d ms", self.time_limit_ms)
                 # Marked before the worker goes: the client stays slow for every process
                 # without a gap between its running query and the mark.
-                self._mark_slow(client)
+                self._mark_slow(client, query)
                 self._replace(worker)
                 raise QueryTimeout(self.time_limit_ms)
             status, payload = worker.conn.recv()

@@ -23,7 +23,7 @@ import pyoxigraph
 import pytest
 
 from graph.clients import WINDOW, ClientTable
-from graph.query import QueryBusy, QueryRunner, QueryTimeout
+from graph.query import QueryBusy, QueryRunner, QueryTimeout, query_key
 
 ROOT = Path(__file__).resolve().parents[2]
 FORK = multiprocessing.get_context("fork")
@@ -153,9 +153,16 @@ def test_the_table_is_bounded_and_tells_clients_in_one_window_apart():
     assert [table.in_flight(c) for c in clients[:3]] == [1, 1, 0]
 
 
+# The same work as CARTESIAN, spelled otherwise: another fingerprint.
+OTHER_CARTESIAN = CARTESIAN.replace("COUNT(*)", "COUNT(?a)")
+
+
 def _mark_and_run(table: ClientTable, ready: Any, done: Any) -> None:
     table.mark_slow("10.7.4.1")
     table.start_running("10.7.4.2", now=time.monotonic() - 10)
+    # Some client's copy of this query has run 10 s in this process.
+    table.start_running("10.7.4.7", now=time.monotonic() - 10,
+                        query=query_key(" " + OTHER_CARTESIAN.replace(" ", "\n  ")))
     ready.set()
     done.wait(60)
 
@@ -191,6 +198,14 @@ def test_the_runner_treats_a_client_found_slow_in_another_process_as_slow(store)
                 "this client sends slow queries (one ran to the time limit in the last 60 s, "
                 "or has run for a quarter of it now), so its queries run only while a query "
                 "worker stays free for others; 1 of 2 are busy (0 with this client's queries)")
+        # A fresh client sending a copy of the query running long elsewhere is held back too.
+        with pytest.raises(QueryBusy) as refused:
+            runner.run(OTHER_CARTESIAN, client="10.7.4.4")
+        assert refused.value.own is True
+        assert str(refused.value) == (
+            "this query is slow (a copy of it ran to the time limit in the last 60 s, or has "
+            "run for a quarter of it now), so it runs only while a query worker stays free for "
+            "others; 1 of 2 are busy (0 with this client's queries)")
         assert b"true" in runner.run(QUICK, client="10.7.4.3").body
         holder.join(60)
     finally:
@@ -198,8 +213,17 @@ def test_the_runner_treats_a_client_found_slow_in_another_process_as_slow(store)
         child.join(30)
         runner.close()
     assert len(errors) == 1 and isinstance(errors[0], QueryTimeout)
-    # Stopped at the time limit in this process: marked slow in the shared table.
+    # Stopped at the time limit in this process: the client and the query are marked slow
+    # in the shared table.
     assert table.slow_since("10.7.4.9") is not None
+    assert table.slow_since(query_key(CARTESIAN)) is not None
+    assert table.slow_since(query_key(QUICK)) is None
+
+
+def test_copies_of_a_query_share_a_fingerprint_per_dataset():
+    assert query_key("ASK  {\n ?s ?p ?o }") == query_key(QUICK)
+    assert query_key(QUICK, ["urn:example:g"]) != query_key(QUICK)
+    assert query_key(QUICK, None, ["urn:example:g"]) != query_key(QUICK, ["urn:example:g"])
 
 
 # -- the server: two gunicorn workers ----------------------------------------------------------
@@ -226,16 +250,20 @@ def _children(pid: int) -> list[int]:
     return sorted(found)
 
 
-def _ask(port: int, source: str, query: str, timeout: float = 60) -> tuple[int, dict[str, Any]]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout,
+def _get(port: int, source: str, path: str) -> tuple[int, dict[str, Any]]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60,
                                             source_address=(source, 0))
     try:
-        connection.request("GET", "/sparql?" + urlencode({"query": query}),
-                           headers={"Accept": "application/sparql-results+json"})
+        connection.request("GET", path, headers={
+            "Accept": "application/sparql-results+json, application/json"})
         response = connection.getresponse()
         return response.status, json.loads(response.read())
     finally:
         connection.close()
+
+
+def _ask(port: int, source: str, query: str) -> tuple[int, dict[str, Any]]:
+    return _get(port, source, "/sparql?" + urlencode({"query": query}))
 
 
 def _healthy(port: int) -> bool:
@@ -253,7 +281,7 @@ def test_server_limits_hold_per_client_across_worker_processes(store, tmp_path):
         [sys.executable, "-m", "api.serve", "--store", store, "--port", str(port),
          "--workers", "2", "--threads", "4", "--log-level", "warning",
          "--set", "query_time_limit_ms=5000", "--set", "max_queries_in_flight=1",
-         "--set", "rate_limit=1", "--set", "rate_limit_burst=8",
+         "--set", "rate_limit=1", "--set", "rate_limit_burst=20",
          "--set", f"exports_dir={tmp_path}"],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     stopped: list[int] = []
@@ -285,25 +313,28 @@ def test_server_limits_hold_per_client_across_worker_processes(store, tmp_path):
 
         only(first, workers)
         answers: list[tuple[int, dict[str, Any]]] = []
-        slow = threading.Thread(target=lambda: answers.append(_ask(port, slow_client,
-                                                                  CARTESIAN)))
-        slow.start()
-        # Once the slow query is in flight in the first worker, a second one there is refused.
-        for _ in range(6):
+        for _ in range(5):
+            slow = threading.Thread(target=lambda: answers.append(_ask(port, slow_client,
+                                                                      CARTESIAN)))
+            slow.start()
+            time.sleep(0.3)  # its head start; when the next query is first, both go again
+            # With the slow query in flight in the first worker, a second one there is refused.
             status, _ = _ask(port, slow_client, QUICK)
-            if status == 429:
+            slow.join(0.1)
+            if status == 429 and slow.is_alive():
                 break
-            time.sleep(0.1)
-        assert status == 429
-        for _ in range(8):
-            assert _ask(port, counted_client, QUICK)[0] == 200
+            slow.join(60)
+            answers.clear()
+        assert status == 429 and slow.is_alive()
+        for _ in range(20):
+            assert _get(port, counted_client, "/api/papers?per_page=1")[0] == 200
 
         only(second, workers)
         status, body = _ask(port, slow_client, QUICK)
         assert (status, body["error"]["message"]) == (429, (
             "too many queries at once: this client has 1 SPARQL queries in flight, the limit "
             "is 1 (setting max_queries_in_flight); retry in 5 s"))
-        status, body = _ask(port, counted_client, QUICK)  # its burst was spent in the first
+        status, body = _get(port, counted_client, "/api/papers?per_page=1")  # burst spent
         assert status == 429
         assert body["error"]["message"].startswith(
             "too many requests: the limit is 1 a minute per client; retry in ")
