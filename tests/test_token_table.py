@@ -83,3 +83,11 @@ def test_docs_without_a_parse_or_without_words():
     empty = tokens.table(blank(""))
     assert (empty.n, empty.doc_text, empty.sents) == (0, "", [])
     assert empty.span_text(0, 0) == ""
+
+
+def test_noun_chunks_are_spacys(docs):
+    from spacy.lang.en.syntax_iterators import noun_chunks
+
+    assert docs[0].noun_chunks_iterator is noun_chunks  # the columns' path is the one tested
+    for doc in docs:
+        assert tokens.table(doc).noun_chunks(doc) == [(c.start, c.end) for c in doc.noun_chunks]

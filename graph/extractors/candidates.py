@@ -507,8 +507,8 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
     # 3. noun chunks, trimmed; "X dataset" / "X model" name X
     generic = classify.GENERIC
     name_shaped = classify.is_name_shaped
-    for chunk in doc.noun_chunks:
-        start, end = _trim(t, chunk.start, chunk.end)
+    for chunk_start, chunk_end in t.noun_chunks(doc):
+        start, end = _trim(t, chunk_start, chunk_end)
         if start >= end or end - start > MAX_PHRASE_TOKENS:
             continue
         if end - start == 1 and (t.lower[start] in generic or t.lemma_lower[start] in generic):

@@ -33,13 +33,17 @@ class Scorer:
     thresholds: Mapping[str, float]
 
     def probabilities(self, features: Mapping[str, float]) -> dict[str, float]:
-        logits = list(self.intercept)
-        for name, value in features.items():
-            row = self.weights.get(name)
-            if row is None or not value:
-                continue
-            for k, w in enumerate(row):
-                logits[k] += w * value
+        weights = self.weights
+        if len(self.intercept) == 5:
+            logits = _logits5(self.intercept, weights, features)
+        else:
+            logits = list(self.intercept)
+            for name, value in features.items():
+                row = weights.get(name)
+                if row is None or not value:
+                    continue
+                for k, w in enumerate(row):
+                    logits[k] += w * value
         top = max(logits)
         exps = [math.exp(v - top) for v in logits]
         total = sum(exps)
@@ -65,6 +69,29 @@ class Scorer:
         if bad is not None or len(data["intercept"]) != width:
             raise InputError(f"{source}: weight rows must have {width} entries (feature {bad!r})")
         return cls(classes, tuple(data["intercept"]), weights, dict(data.get("thresholds", {})))
+
+
+def _logits5(
+    intercept: tuple[float, ...], weights: Mapping[str, tuple[float, ...]], features: Mapping[str, float]
+) -> list[float]:
+    """The general loop unrolled for five classes (the shipped scorer's), one running sum per
+    class in local variables: the same additions in the same order, so the same floats, in
+    about half the time. A weight times 1.0 is the weight exactly."""
+    a, b, c, d, e = intercept
+    for name, value in features.items():
+        row = weights.get(name)
+        if row is None or not value:
+            continue
+        if value == 1.0:
+            wa, wb, wc, wd, we = row
+        else:
+            wa, wb, wc, wd, we = row[0] * value, row[1] * value, row[2] * value, row[3] * value, row[4] * value
+        a += wa
+        b += wb
+        c += wc
+        d += wd
+        e += we
+    return [a, b, c, d, e]
 
 
 def load(path: str | Path) -> Scorer:

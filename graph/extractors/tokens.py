@@ -7,9 +7,13 @@ The columns hold exactly what the Token properties of the same name return.
 
 from __future__ import annotations
 
+from spacy.lang.en.syntax_iterators import noun_chunks as english_noun_chunks
 from spacy.tokens import Doc
 
 KEY = "paperkg.tokens.v1"
+# what spaCy's English noun_chunks looks for
+_NP_POS = frozenset({"NOUN", "PROPN", "PRON"})
+_NP_DEPS = frozenset("oprd nsubj dobj nsubjpass pcomp pobj dative appos attr ROOT".split())
 
 
 class Tokens:
@@ -84,6 +88,33 @@ class Tokens:
             edge = self._left_edge[i] = doc[i].left_edge.i
         return edge
 
+
+    def noun_chunks(self, doc: Doc) -> list[tuple[int, int]]:
+        """(start, end) of each of `doc.noun_chunks`. The English iterator's own steps, on the
+        columns: a noun (not inside the previous chunk) heading an argument, or conjoined to
+        one, closes a chunk that opens at its left edge."""
+        if doc.noun_chunks_iterator is not english_noun_chunks or not doc.has_annotation("DEP"):
+            return [(chunk.start, chunk.end) for chunk in doc.noun_chunks]
+        pos, dep, head = self.pos, self.dep, self.head
+        chunks: list[tuple[int, int]] = []
+        prev_end = -1
+        for i in range(self.n):
+            if pos[i] not in _NP_POS:
+                continue
+            edge = self.left_edge(doc, i)
+            if edge <= prev_end:
+                continue
+            if dep[i] in _NP_DEPS:
+                prev_end = i
+                chunks.append((edge, i + 1))
+            elif dep[i] == "conj":
+                h = head[i]
+                while dep[h] == "conj" and head[h] < h:
+                    h = head[h]
+                if dep[h] in _NP_DEPS:
+                    prev_end = i
+                    chunks.append((edge, i + 1))
+        return chunks
 
     def subtree(self, i: int) -> list[int]:
         """The tokens of `doc[i].subtree`, in no particular order."""
