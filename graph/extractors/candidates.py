@@ -81,10 +81,14 @@ class _Draft:
     partner: _Draft | None = None
     #: span.text, read once
     text: str = ""
+    #: the doc's token columns
+    tokens: Tokens = None  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         if not self.text:
             self.text = self.span.text
+        if self.tokens is None:
+            self.tokens = table(self.span.doc)
 
     def add(self, evidence: dict[str, float]) -> None:
         for etype, strength in evidence.items():
@@ -187,11 +191,10 @@ _PAPER_WORDS = frozenset({"paper", "work"})
 # a root climbs onto itself, as before.
 
 
-def _in_contribution_context(span: Span) -> bool:
+def _in_contribution_context(t: Tokens, span: Span) -> bool:
     """The context cue the learned scorer was trained with: the span sits where an abstract
     presents its contribution ("our X", "we propose X", "X, a novel ..."), name or not."""
     doc = span.doc
-    t = table(doc)
     lower, dep, kids = t.lower, t.dep, t.kids
     start, end = span.start, span.end
     # "our X", "the proposed X", "X, a novel ..."
@@ -268,10 +271,9 @@ def _own_subject(t: Tokens, verb: int) -> bool:
     )
 
 
-def _naming_cue(span: Span) -> bool:
+def _naming_cue(t: Tokens, span: Span) -> bool:
     """The abstract gives the span as a name: "called X", "we refer to as X", "the task of X",
     "a new framework, X" under an own proposal verb, or a quoted term it introduces."""
-    t = table(span.doc)
     dep, lower, lemma, heads = t.dep, t.lower, t.lemma_lower, t.head
     start, end = span.start, span.end
     tok = t.root(start, end)
@@ -302,11 +304,10 @@ def _naming_cue(span: Span) -> bool:
     return False
 
 
-def _own_cue(span: Span, *, climb: bool = True) -> bool:
+def _own_cue(t: Tokens, span: Span, *, climb: bool = True) -> bool:
     """The span is the paper's own: "our X", "the proposed X", "our method, X", the object of
     "we propose/introduce", or "X, a novel ..."."""
     doc = span.doc
-    t = table(doc)
     lower, dep = t.lower, t.dep
     start = span.start
     tok = t.root(start, span.end)
@@ -334,9 +335,8 @@ def _own_cue(span: Span, *, climb: bool = True) -> bool:
 _ABLE = frozenset({"effective", "able", "competitive", "superior", "capable", "better"})
 
 
-def _result_subject(span: Span) -> bool:
+def _result_subject(t: Tokens, span: Span) -> bool:
     """A coined name reporting results: "LeakGAN is highly effective", "AlphaZero achieved"."""
-    t = table(span.doc)
     tok = t.root(span.start, span.end)
     if t.dep[tok] not in _SUBJECT_DEPS:
         return False
@@ -352,8 +352,7 @@ def _result_subject(span: Span) -> bool:
     )
 
 
-def _baseline_or_number(span: Span) -> bool:
-    t = table(span.doc)
+def _baseline_or_number(t: Tokens, span: Span) -> bool:
     start = span.start
     tok = t.root(start, span.end)
     if t.dep[tok] == "pobj" and t.lower[t.head[tok]] in _BASELINE_PREPS:
@@ -370,7 +369,7 @@ def _is_name(d: _Draft) -> bool:
     text = _ADJECTIVE_COMPOUND.sub("", d.text).strip()
     if classify.is_name_shaped(text):
         return True
-    t = table(d.span.doc)
+    t = d.tokens
     start, end = d.span.start, d.span.end
     if d.aliases:
         return not (len(d.text.split()) <= 2 and t.lemma_lower[end - 1] in _KIND_HEADS)
@@ -384,23 +383,23 @@ def is_proposed(d: _Draft) -> bool:
     span = d.span
     text = d.text
     start, end = span.start, span.end
-    if start >= end or _baseline_or_number(span) or _CITATION.match(text) is not None:
+    t = d.tokens
+    if start >= end or _baseline_or_number(t, span) or _CITATION.match(text) is not None:
         return False
     if text.lower().endswith(_ADJECTIVE_TAILS):
         return False
-    t = table(span.doc)
     if end - start == 1 and t.lemma_lower[start] in classify.GENERIC:
         return False
     if t.lemma_lower[end - 1] in _ARTEFACTS:
         return False
-    if _naming_cue(span):
+    if _naming_cue(t, span):
         return True
     # a well-known name is the paper's own only when the sentence says so of the name itself
     # ("our classifier fastText"), not when it is a part the paper uses ("stochastic gradient
     # descent", "a GAN-based model")
     if "lexicon" in d.sources or "lexicon-variant" in d.sources:
-        return classify.is_name_shaped(d.label or text) and _own_cue(span, climb=False)
-    if _own_cue(span):
+        return classify.is_name_shaped(d.label or text) and _own_cue(t, span, climb=False)
+    if _own_cue(t, span):
         if _is_name(d):
             return True
         # "we introduce multi-view consistency, a benchmark ...": a bare (no article, not
@@ -410,14 +409,13 @@ def is_proposed(d: _Draft) -> bool:
         bare = not any(t.dep[c] in {"det", "nummod", "poss"} for c in kids) and t.tag[root] not in {"NNS", "NNPS"}
         described = any(t.dep[c] == "appos" for c in kids)
         return bare and described and end - start > 1
-    if d.aliases and _is_name(d) and _own_sentence(span):
+    if d.aliases and _is_name(d) and _own_sentence(t, span):
         # "we propose a method (SR) using a deeply-recursive network (DRCN)"
         return True
-    return classify.is_name_shaped(text) and not text.isupper() and _result_subject(span)
+    return classify.is_name_shaped(text) and not text.isupper() and _result_subject(t, span)
 
 
-def _own_sentence(span: Span) -> bool:
-    t = table(span.doc)
+def _own_sentence(t: Tokens, span: Span) -> bool:
     start = span.start
     verbs = [
         v for v in range(t.sent_first[start], t.sent_end[start])
@@ -437,12 +435,11 @@ def _combine(strengths: list[float]) -> float:
 _VARIANT_STOP_POS = frozenset({"PRON", "NUM"})
 
 
-def _names_a_variant(span: Span, known: list[Span]) -> bool:
+def _names_a_variant(t: Tokens, span: Span, known: list[Span]) -> bool:
     """"Deep Gaussian Mixture Model", "Gumbel Tree-LSTM": modifiers in front of a known name,
     none of them a kind noun ("text classifier fastText" is a description and its name)."""
     for hit in known:
         if hit.end == span.end and span.start < hit.start:
-            t = table(span.doc)
             heads = classify.HEADS
             return not any(
                 t.pos[k] in _VARIANT_STOP_POS
@@ -461,7 +458,7 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
         key = (start, end)
         d = drafts.get(key)
         if d is None:
-            d = drafts[key] = _Draft(doc[start:end], text=t.span_text(start, end))
+            d = drafts[key] = _Draft(doc[start:end], text=t.span_text(start, end), tokens=t)
         return d
 
     # 1. lexicon hits; a hit inside a longer hit of the same type is dropped
@@ -549,7 +546,7 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
     d_list = [d for _, d in sorted(drafts.items())]
     known = [h.span for h in hits] + [d.span for d in d_list if "lexicon-variant" in d.sources]
     for d in d_list:
-        if "chunk" in d.sources and _names_a_variant(d.span, known):
+        if "chunk" in d.sources and _names_a_variant(d.tokens, d.span, known):
             d.sources.add("named-variant")
     for d in d_list:
         d.add(classify.context_evidence(d.span))
@@ -668,7 +665,7 @@ def _decide(d: _Draft, scorer: Scorer | None) -> Candidate | None:
     # a proper name with no other evidence: most coined names in abstracts are methods
     if named and not d.evidence:
         # ... and one the abstract presents as its own almost always is
-        d.add({"method": 0.6 if _in_contribution_context(span) else 0.3})
+        d.add({"method": 0.6 if _in_contribution_context(d.tokens, span) else 0.3})
     scores = {etype: _combine(vals) for etype, vals in d.evidence.items()}
     if not scores:
         return None
@@ -719,7 +716,7 @@ def _tier(c: Candidate) -> int:
 def features(d: _Draft) -> dict[str, float]:
     """What the learned scorer sees of a candidate: its evidence, its words and their context."""
     span = d.span
-    t = table(span.doc)
+    t = d.tokens
     lower, lemma, pos = t.lower, t.lemma_lower, t.pos
     start, end = span.start, span.end
     f: dict[str, float] = {"bias": 1.0}
@@ -764,7 +761,7 @@ def features(d: _Draft) -> dict[str, float]:
     f[f"next:{nxt}"] = 1.0
     if start > 1:
         f[f"prev2:{lower[start - 2]} {prev}"] = 1.0
-    if _in_contribution_context(span):
+    if _in_contribution_context(t, span):
         f["proposed"] = 1.0
     return f
 

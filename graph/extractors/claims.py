@@ -12,6 +12,7 @@ Numbers of empirical and contribution claims come back as Results (graph.extract
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from spacy.tokens import Doc
 
@@ -174,15 +175,18 @@ def _names_from(sentence: str) -> set[str]:
     return {t for t in _NAME_TOKEN.findall(sentence) if t not in _COMMON_ACRONYMS and len(t) > 1}
 
 
+@lru_cache(maxsize=1024)
+def _name_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w-]){re.escape(name)}(?:s|'s|’s)?(?![\w-])")
+
+
 def _classify(
     sentence: str, *, names: set[str], after_contribution: bool, previous_claim: bool
 ) -> tuple[str | None, float]:
     """(kind or None, confidence) of one sentence."""
     we = bool(_WE.search(sentence)) or bool(_PAPER.search(sentence))
     # the name as given, or its plural/possessive ("ReasoNets", "BERT's")
-    named = any(
-        re.search(rf"(?<![\w-]){re.escape(n)}(?:s|'s|’s)?(?![\w-])", sentence) for n in names
-    )
+    named = any(_name_pattern(n).search(sentence) for n in names)
     system = (
         named
         or bool(_PAPER.search(sentence))

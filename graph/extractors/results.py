@@ -212,6 +212,15 @@ def _metric_re() -> re.Pattern[str]:
 
 def find_quantities(text: str, offset: int = 0) -> list[Quantity]:
     """Every numeric quantity in `text`; spans are shifted by `offset`."""
+    found = _quantities(text)
+    if not offset:
+        return list(found)
+    return [replace(q, start=q.start + offset, end=q.end + offset) for q in found]
+
+
+# A claim's sentence is read for its numbers twice (to classify it, then for its Results).
+@lru_cache(maxsize=256)
+def _quantities(text: str) -> tuple[Quantity, ...]:
     found: list[Quantity] = []
     taken: list[tuple[int, int]] = []
 
@@ -237,7 +246,7 @@ def find_quantities(text: str, offset: int = 0) -> list[Quantity]:
         if q is not None:
             add(q)
     found.sort(key=lambda q: q.start)
-    return [replace(q, start=q.start + offset, end=q.end + offset) for q in found]
+    return tuple(found)
 
 
 def _read_number(text: str, m: re.Match[str]) -> Quantity | None:
