@@ -7,13 +7,41 @@ The columns hold exactly what the Token properties of the same name return.
 
 from __future__ import annotations
 
+import numpy
+from spacy.attrs import (
+    DEP, HEAD, IDX, IS_ALPHA, IS_LOWER, IS_PUNCT, IS_SPACE, IS_STOP, IS_TITLE, LEMMA, LIKE_NUM,
+    LOWER, ORTH, POS, SENT_START, SPACY, TAG,
+)
 from spacy.lang.en.syntax_iterators import noun_chunks as english_noun_chunks
+from spacy.strings import StringStore
 from spacy.tokens import Doc
 
 KEY = "paperkg.tokens.v1"
 # what spaCy's English noun_chunks looks for
 _NP_POS = frozenset({"NOUN", "PROPN", "PRON"})
 _NP_DEPS = frozenset("oprd nsubj dobj nsubjpass pcomp pobj dative appos attr ROOT".split())
+
+
+# one call to Doc.to_array reads them all
+_STRING_ATTRS = (ORTH, LOWER, POS, TAG, DEP, LEMMA)
+_FLAG_ATTRS = (IS_PUNCT, IS_ALPHA, LIKE_NUM, IS_TITLE, IS_STOP, IS_LOWER, IS_SPACE)
+_ATTRS = [*_STRING_ATTRS, *_FLAG_ATTRS, SENT_START, IDX, SPACY, HEAD]
+# A hash names the same string in every StringStore (symbols have fixed ids), so one table
+# serves every Doc; it is emptied when it grows past this many strings.
+_MAX_STRINGS = 1 << 19
+_strings: dict[int, str] = {}
+
+
+def _decode(col: list[int], store: StringStore) -> list[str]:
+    try:
+        return [_strings[h] for h in col]
+    except KeyError:
+        if len(_strings) > _MAX_STRINGS:
+            _strings.clear()
+        for h in col:
+            if h not in _strings:
+                _strings[h] = store[h]
+        return [_strings[h] for h in col]
 
 
 class Tokens:
@@ -25,24 +53,27 @@ class Tokens:
     )
 
     def __init__(self, doc: Doc) -> None:
-        rows = [
-            (
-                t.text, t.whitespace_, t.lower_, t.pos_, t.tag_, t.dep_, t.head.i, t.lemma_,
-                t.is_punct, t.is_alpha, t.like_num, t.is_title, t.is_stop, t.is_lower,
-                bool(t.is_sent_start), t.is_space, t.idx,
-            )
-            for t in doc
-        ]
-        n = self.n = len(rows)
+        n = self.n = len(doc)
         if n:
-            cols = tuple(list(c) for c in zip(*rows))
+            array = doc.to_array(_ATTRS)
+            cols = array.T.tolist()
+            # HEAD is an offset, stored unsigned
+            heads = (array[:, -1].view(numpy.int64) + numpy.arange(n, dtype=numpy.int64)).tolist()
         else:
-            cols = tuple([] for _ in range(17))
+            cols, heads = [[] for _ in _ATTRS], []
+        store = doc.vocab.strings
+        self.text, self.lower, self.pos, self.tag, self.dep, self.lemma = (
+            _decode(col, store) for col in cols[: len(_STRING_ATTRS)]
+        )
         (
-            self.text, self.ws, self.lower, self.pos, self.tag, self.dep, self.head, self.lemma,
             self.is_punct, self.is_alpha, self.like_num, self.is_title, self.is_stop,
-            self.is_lower, self.is_sent_start, self.is_space, self.idx,
-        ) = cols
+            self.is_lower, self.is_space,
+        ) = (list(map(bool, col)) for col in cols[len(_STRING_ATTRS) : -4])
+        sent_start, self.idx, spacy_ws = cols[-4:-1]
+        # SENT_START is 1, -1 (stored unsigned) or 0; only 1 opens a sentence
+        self.is_sent_start = [v == 1 for v in sent_start]
+        self.ws = [" " if v else "" for v in spacy_ws]
+        self.head = heads
         self.lemma_lower = [lemma.lower() for lemma in self.lemma]
         self.doc_text = "".join([t + w for t, w in zip(self.text, self.ws)])
         kids: list[list[int]] = [[] for _ in range(n)]
