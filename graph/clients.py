@@ -2,14 +2,13 @@
 
 Three kinds of record, each keyed by a 64-bit hash of a name (the whole hash is stored with
 the entry, so two names whose hashes pick the same slot are told apart). A name is a client
-address or, for slow marks and running queries, a query's fingerprint (see
-`graph.query.query_key`):
+address or, for slow marks, a query's fingerprint (see `graph.query.query_key`):
 
 * slow marks: when a query of the client, or a copy of the query, last ran to the time limit;
 * token buckets of the rate limit (tokens left, when last counted);
 * leases: one for each query of a client in flight (waiting for a query worker or running),
-  and one for each query running in a query worker, with its client and fingerprint, the
-  process that holds it and when the query started running.
+  and one for each query running in a query worker, with the process that holds it and when
+  the query started running.
 
 `ClientTable.shared()` keeps them in a memory-mapped file, made before a server forks its
 worker processes, so every worker reads and changes the same records; `ClientTable()` keeps
@@ -71,7 +70,6 @@ class ClientTable:
             ("flight_keys", ctypes.c_uint64, leases),
             ("flight_pids", ctypes.c_int64, leases),
             ("run_keys", ctypes.c_uint64, leases),
-            ("run_queries", ctypes.c_uint64, leases),
             ("run_pids", ctypes.c_int64, leases),
             ("run_since", ctypes.c_double, leases),
         ]
@@ -233,19 +231,15 @@ class ClientTable:
 
     # leases of queries running
 
-    def start_running(self, client: str, now: float | None = None, *,
-                      query: str | None = None) -> int:
-        """Record that a query of `client` (fingerprint `query`) got a query worker at `now`;
-        the lease to give to `stop_running` (-1 when the table had no room: nothing
-        recorded)."""
+    def start_running(self, client: str, now: float | None = None) -> int:
+        """Record that a query of `client` started running in a query worker at `now`; the
+        lease to give to `stop_running` (-1 when the table had no room: nothing recorded)."""
         now = time.monotonic() if now is None else now
         key = self.key(client)
-        query_key = self.key(query) if query is not None else 0
         with self._locked():
             slot = self._free_lease(self._run_keys, self._run_pids)
             if slot >= 0:
                 self._run_keys[slot] = key
-                self._run_queries[slot] = query_key
                 self._run_pids[slot] = os.getpid()
                 self._run_since[slot] = now
         return slot
@@ -256,21 +250,18 @@ class ClientTable:
         with self._locked():
             if self._run_pids[lease] == os.getpid():
                 self._run_keys[lease] = 0
-                self._run_queries[lease] = 0
                 self._run_pids[lease] = 0
                 self._run_since[lease] = 0.0
 
     def running_since(self, client: str) -> float | None:
-        """When the longest-running query of `client` (a client, or a fingerprint given to
-        `start_running` as `query`) now running, in any process, started."""
+        """When the longest-running query of `client` now running, in any process, started."""
         key = self.key(client)
         with self._locked():
-            if key not in self._run_keys[:] and key not in self._run_queries[:]:
+            if key not in self._run_keys[:]:
                 return None
-            self._drop_dead(self._run_keys, self._run_pids)
-            since = [self._run_since[slot] for slot, (held, query) in enumerate(
-                zip(self._run_keys[:], self._run_queries[:], strict=True))
-                if held and key in (held, query)]  # a free slot may keep an old query
+            self._drop_dead(self._run_keys, self._run_pids, key)
+            since = [self._run_since[slot] for slot, held in enumerate(self._run_keys[:])
+                     if held == key]
         return min(since) if since else None
 
     # ended processes

@@ -16,12 +16,14 @@ Workers go to waiting queries first come, first served, with one exception that 
 of slow queries from starving everyone else: a client whose query ran to the time limit in the
 last `SLOW_CLIENT_MEMORY_S` seconds, or has a query running for more than a quarter of the
 time limit now, never waits for a worker and never takes the last free one (when there are
-two or more); it gets `QueryBusy(own=True)` at once instead. The same holds for a query whose
-copy did (same text up to white space, same dataset: `query_key`), whoever sends it, so a
-flood of one expensive query from many fresh addresses is held back once the first copy has
-run a quarter of the time limit. These facts come from a `graph.clients.ClientTable`: given
-one shared by the processes of a server, a client or query found slow by any of them is slow
-for all.
+two or more); it gets `QueryBusy(own=True)` at once instead. The same holds for a query a copy
+of which ran to the time limit in those seconds (same text up to white space, same dataset:
+`query_key`), whoever sends it, so a flood of one expensive query from more fresh addresses
+than there are workers is held back once the first copy has been stopped. (Only being stopped
+marks a query: one merely running long may be a cheap one slowed by a busy machine, and its
+copies are every client's.) These facts come from a `graph.clients.ClientTable`: given one
+shared by the processes of a server, a client or query found slow by any of them is slow for
+all.
 
 Where the operating system allows it, workers of an embedded store also drop their network
 access (a fresh network namespace), so even a query that slipped past the check could not
@@ -100,9 +102,9 @@ class QueryBusy(QueryError):
     """No query worker for this query: all stayed busy for the whole time limit, or the asking
     client may not take the one that is free (see `QueryRunner.run`).
 
-    `own` is True when the asking client's own queries are the cause: it holds a worker, or
-    one of its queries, or a copy of this query, ran to the time limit a short while ago (or
-    has run a quarter of it now).
+    `own` is True when the asking client's own queries are the cause: it holds a worker, one
+    of its queries ran to the time limit a short while ago (or has run a quarter of it now),
+    or a copy of this query did.
     """
 
     def __init__(self, message: str, *, own: bool = False):
@@ -570,19 +572,17 @@ class QueryRunner:
         """Why a query of `client` with fingerprint `query` counts as slow, or None.
 
         "client": one of the client's queries ran to the time limit lately, or one has been
-        running for more than a quarter of the time limit now; "query": the same of a copy
-        of this query, whoever sent it. In this process or another sharing the client table.
+        running for more than a quarter of the time limit now; "query": a copy of this
+        query, whoever sent it, ran to the time limit lately. In this process or another
+        sharing the client table.
         """
-        long_s = self.time_limit_ms / 4000
-        for name, why in ((client, "client"), (query, "query")):
-            if name is None:
-                continue
-            if self._is_slow(name, now):
-                return why
-            since = self.clients.running_since(name)
-            if since is not None and now - since > long_s:
-                return why
-        return None
+        if client is not None:
+            if self._is_slow(client, now):
+                return "client"
+            since = self.clients.running_since(client)
+            if since is not None and now - since > self.time_limit_ms / 4000:
+                return "client"
+        return "query" if self._is_slow(query, now) else None
 
     def _acquire(self, client: str | None, query: str, wait_s: float) -> _Worker:
         """An idle worker for a query of `client` (fingerprint `query`), waiting up to
@@ -590,9 +590,9 @@ class QueryRunner:
 
         A slow client or query (`_slow_now`) does not wait and leaves one worker free for
         others, so a flood of queries that run to the time limit holds at most `workers - 1`
-        of them once it is recognised: once a query of each flooding address, or a copy of
-        the flooding query, has run a quarter of the time limit in any process sharing the
-        client table.
+        of them once it is recognised: once a query of each flooding address has run a
+        quarter of the time limit, or a copy of the flooding query was stopped at it, in any
+        process sharing the client table.
         """
         deadline = time.monotonic() + wait_s
         reserve = 1 if self.workers > 1 else 0
@@ -606,10 +606,10 @@ class QueryRunner:
                     why = self._slow_now(client, query, now)
                     if why is not None:
                         if len(self._idle) > reserve + ahead:
-                            return self._take(client, query)
+                            return self._take(client, slow=True)
                         raise self._busy_slow(client, why)
                     if len(self._idle) > ahead:
-                        return self._take(client, query)
+                        return self._take(client)
                     remaining = deadline - now
                     if remaining <= 0:
                         held = self._held(client)
@@ -639,19 +639,29 @@ class QueryRunner:
                       "its queries run")
         else:
             reason = ("this query is slow (a copy of it ran to the time limit in the last "
-                      f"{SLOW_CLIENT_MEMORY_S:.0f} s, or has run for a quarter of it now), so "
-                      "it runs")
+                      f"{SLOW_CLIENT_MEMORY_S:.0f} s), so it runs")
         return QueryBusy(
             f"{reason} only while a query worker stays free for others; {busy} of "
             f"{self.workers} are busy ({self._held(client)} with this client's queries)",
             own=True)
 
-    def _take(self, client: str | None, query: str) -> _Worker:
-        worker = self._idle.pop()
-        now = time.monotonic()
-        lease = self.clients.start_running(client or "", now, query=query)
-        self._holders[worker] = (client, now, lease)
+    def _take(self, client: str | None, *, slow: bool = False) -> _Worker:
+        # A worker still starting up (a replacement) goes to a slow client's query first and
+        # a started one to anyone else's, whose query then runs without waiting for a start.
+        preferred = [n for n, worker in enumerate(self._idle) if worker.ready != slow]
+        worker = self._idle.pop(preferred[-1] if preferred else -1)
+        self._holders[worker] = (client, time.monotonic(), -1)
         return worker
+
+    def _running(self, worker: _Worker, client: str | None) -> None:
+        """The query of `client` starts running on `worker` (it is ready): from now on it
+        counts towards the running-long rule, not while a fresh worker starts up."""
+        if client is None:
+            return
+        with self._turn:
+            if worker in self._holders:
+                self._holders[worker] = (client, time.monotonic(),
+                                         self.clients.start_running(client))
 
     def _release(self, worker: _Worker) -> None:
         held = self._holders.pop(worker, None)
@@ -696,6 +706,7 @@ class QueryRunner:
             if worker in self._all:  # not replaced by _wait_ready already
                 self._replace(worker)
             raise
+        self._running(worker, client)
         try:
             worker.conn.send(job)
             if not worker.conn.poll(limit_s):
