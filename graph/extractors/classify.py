@@ -121,6 +121,7 @@ def is_name_shaped(text: str) -> bool:
     return any(c.isupper() for c in core[1:])
 
 
+@lru_cache(maxsize=1 << 14)
 def model_shape(text: str) -> float:
     """How much `text` looks like a named checkpoint: family plus size/version (0..1)."""
     fams = lexicon.families("model")
