@@ -733,7 +733,7 @@ def features(d: _Draft) -> dict[str, float]:
         f["shape:name"] = 1.0
     if text.isupper():
         f["shape:upper"] = 1.0
-    if any(c.isdigit() for c in text):
+    if any(map(str.isdigit, text)):
         f["shape:digit"] = 1.0
     if all(t.is_title[start:end]):
         f["shape:title"] = 1.0

@@ -282,8 +282,14 @@ def extract(doc: Doc) -> list[Mention]:
     if not direct:
         return [_fallback(doc)]
 
+    # a concept with no evidence on itself, above it or below it scores 0: skip its sums
+    related: set[str] = set(direct)
+    for slug in direct:
+        related |= taxonomy.ancestors(slug) | taxonomy.descendants(slug)
     scores: dict[str, float] = {}
     for slug in taxonomy.concepts:
+        if slug not in related:
+            continue
         total = direct.get(slug, 0.0)
         total += FROM_CHILDREN * sum(direct.get(d, 0.0) for d in taxonomy.descendants(slug))
         total += FROM_PARENTS * sum(direct.get(a, 0.0) for a in taxonomy.ancestors(slug))
