@@ -208,26 +208,11 @@ def _classify(
         return None, 0.0
 
     quantities = [q for q in find_quantities(sentence) if q.unit in _NUMERIC_UNITS]
-    experimental = bool(re.search(r"\b(?:experiment\w*|empirical\w*|results?)\b", sentence, _I))
-    theory = bool(_THEORY_VERB.search(sentence)) or (
-        not experimental
-        and (
-            (bool(_SHOW.search(sentence)) and bool(_THEORY_WORD.search(sentence)))
-            or (
-                bool(_ANALYSE.search(sentence))
-                and bool(
-                    re.search(r"\balgorithms?\b", sentence, _I) or _THEORY_WORD.search(sentence)
-                )
-            )
-        )
-    )
-    strong = bool(_EMPIRICAL_STRONG.search(sentence)) or bool(quantities)
-    contribution = bool(_CONTRIBUTION.search(sentence))
-    capability = (system or pronoun) and bool(_CAPABILITY.search(sentence))
-    weak = (system or pronoun or we) and bool(_EMPIRICAL_WEAK.search(sentence))
-
-    if theory and not quantities:
+    # each cue is searched for only when the decision below gets to it
+    if not quantities and _theory(sentence):
         return "theoretical", 0.8 if _THEORY_WORD.search(sentence) else 0.65
+    strong = bool(quantities) or bool(_EMPIRICAL_STRONG.search(sentence))
+    contribution = bool(_CONTRIBUTION.search(sentence))
     if strong:
         # "We propose X, which outperforms Y" reports a result; "we propose a new loss that
         # improves ..." without evidence words stays a contribution.
@@ -241,11 +226,24 @@ def _classify(
         return "empirical", 0.85 if (quantities or we) else 0.7
     if contribution:
         return "contribution", 0.8 if we else 0.6
-    if capability:
+    if (system or pronoun) and _CAPABILITY.search(sentence):
         return "contribution", 0.55
-    if weak:
+    if (system or pronoun or we) and _EMPIRICAL_WEAK.search(sentence):
         return "empirical", 0.5
     return None, 0.0
+
+
+def _theory(sentence: str) -> bool:
+    """Proof vocabulary, or showing/analysing with theory words outside an experiment."""
+    if _THEORY_VERB.search(sentence):
+        return True
+    if re.search(r"\b(?:experiment\w*|empirical\w*|results?)\b", sentence, _I):
+        return False
+    if _SHOW.search(sentence) and _THEORY_WORD.search(sentence):
+        return True
+    return bool(_ANALYSE.search(sentence)) and bool(
+        re.search(r"\balgorithms?\b", sentence, _I) or _THEORY_WORD.search(sentence)
+    )
 
 
 def extract(doc: Doc) -> list[Mention]:

@@ -19,6 +19,7 @@ from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
 from graph.errors import InputError
+from graph.extractors.tokens import table
 
 LEXICON_DIR = Path(__file__).resolve().parents[2] / "data" / "lexicons"
 #: lexicon file stem per entity type
@@ -120,16 +121,18 @@ _MATCHERS = _Matchers()
 def find(doc: Doc) -> Iterator[LexiconHit]:
     """Lexicon hits in `doc`, every type, possibly overlapping."""
     exact, caseless = _MATCHERS.get(doc.vocab)
+    tokens = table(doc)
+    strings = doc.vocab.strings
     seen: set[tuple[int, int, str]] = set()
     for matcher in (exact, caseless):
         for match_id, start, end in matcher(doc):
-            etype = doc.vocab.strings[match_id]
+            etype = strings[match_id]
             if (start, end, etype) in seen:
                 continue
             seen.add((start, end, etype))
-            span = doc[start:end]
-            name = lookup(span.text, etype)
+            text = tokens.span_text(start, end)
+            name = lookup(text, etype)
             if name is None:
                 # tokenisation joined the form differently (whitespace); keep the surface
-                name = span.text
-            yield LexiconHit(span, etype, name)
+                name = text
+            yield LexiconHit(doc[start:end], etype, name)
