@@ -68,10 +68,12 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("query_workers", 2, "Worker processes that run SPARQL queries, each holding the "
             "store open read-only", minimum=1),
     Setting("max_queries_in_flight", 2, "SPARQL queries one client address may have in flight "
-            "(waiting for a query worker or running) in one server process; one more gets 429 "
-            "with Retry-After before it takes a worker; 0 turns the cap off", minimum=0),
-    Setting("rate_limit", 600, "Requests per minute allowed per client IP address "
-            "(token bucket refill rate); 0 turns rate limiting off", minimum=0),
+            "(waiting for a query worker or running) across all worker processes of the "
+            "server; one more gets 429 with Retry-After before it takes a worker; 0 turns the "
+            "cap off", minimum=0),
+    Setting("rate_limit", 600, "Requests per minute allowed per client IP address across all "
+            "worker processes of the server (token bucket refill rate); 0 turns rate limiting "
+            "off", minimum=0),
     Setting("rate_limit_burst", 60, "Requests a client may make at once before the rate "
             "limit applies (token bucket size)", minimum=1),
     Setting("cors_origins", (), "Origins allowed to read responses from a browser "
