@@ -56,7 +56,8 @@ from graph.namespaces import PREFIXES
 
 log = logging.getLogger(__name__)
 
-#: How long a client whose query ran to the time limit counts as sending slow queries.
+#: How long a client whose query ran to the time limit counts as sending slow queries, and
+#: that query (by `query_key`) as slow.
 SLOW_CLIENT_MEMORY_S = 60.0
 
 # Media types the runner can produce, by query form.
@@ -432,7 +433,7 @@ def is_remote(location: str) -> bool:
 class QueryRunner:
     """Runs checked SPARQL queries in worker processes, with a time limit and a row cap.
 
-    `clients` holds which clients send slow queries (see `_slow_now`); a table shared with
+    `clients` holds which clients and queries are slow (see `_slow_now`); a table shared with
     the other processes of a server makes that known to all of them. Without one the runner
     keeps its own.
     """
@@ -456,7 +457,8 @@ class QueryRunner:
         self.clients = ClientTable(marks=1024, buckets=0) if clients is None else clients
         # Guards the idle list, the holders and the waiting line.
         self._turn = threading.Condition(threading.Lock())
-        # worker -> (client, when it took the worker, its lease in the client table)
+        # worker -> (client, when it took the worker or, once ready, started the query, and
+        # the query's running lease in the client table or -1)
         self._holders: dict[_Worker, tuple[str | None, float, int]] = {}
         self._waiting: list[int] = []  # tickets of the queries waiting for a worker, in order
         self._tickets = itertools.count()
@@ -646,8 +648,8 @@ class QueryRunner:
             own=True)
 
     def _take(self, client: str | None, *, slow: bool = False) -> _Worker:
-        # A worker still starting up (a replacement) goes to a slow client's query first and
-        # a started one to anyone else's, whose query then runs without waiting for a start.
+        # A worker still starting up (a replacement) goes to a slow query first and a started
+        # one to any other, which then runs without waiting for a start.
         preferred = [n for n, worker in enumerate(self._idle) if worker.ready != slow]
         worker = self._idle.pop(preferred[-1] if preferred else -1)
         self._holders[worker] = (client, time.monotonic(), -1)
@@ -696,9 +698,9 @@ class QueryRunner:
                "limit": outer_limit(sparql)}
         self._ensure_started()
         limit_s = self.time_limit_ms / 1000
+        query = query_key(sparql, default_graph, named_graphs)
         # Every running query ends within the time limit, so the second in line (one worker
         # or two) has one within twice that.
-        query = query_key(sparql, default_graph, named_graphs)
         worker = self._acquire(client, query, 2 * limit_s)
         try:
             self._wait_ready(worker)
