@@ -11,7 +11,7 @@ from functools import lru_cache
 from spacy.tokens import Span
 
 from graph.extractors import lexicon
-from graph.extractors.tokens import table
+from graph.extractors.tokens import Tokens, table
 
 # Head nouns (lemmas, lowercase) -> (type, strength). Strength is how often a phrase ending in
 # this noun names an entity of that type, as a rough prior.
@@ -144,10 +144,15 @@ def model_shape(text: str) -> float:
 
 def head_evidence(span: Span) -> dict[str, float]:
     """Evidence from the last word of a phrase ("... segmentation" is a task)."""
-    if not len(span):
+    return head_evidence_at(table(span.doc), span.start, span.end)
+
+
+def head_evidence_at(t: Tokens, start: int, end: int) -> dict[str, float]:
+    """`head_evidence` of the tokens start..end, read from the doc's columns."""
+    if start >= end:
         return {}
-    last = span[-1]
-    key = last.lower_ if last.lower_ in HEADS else last.lemma_.lower()
+    lower = t.lower[end - 1]
+    key = lower if lower in HEADS else t.lemma_lower[end - 1]
     hit = HEADS.get(key)
     if hit is None:
         return {}
@@ -160,9 +165,12 @@ _METRIC_CUES = ("in terms of", "measured by", "measured in", "as measured by", "
 
 def context_evidence(span: Span) -> dict[str, float]:
     """Evidence from the words around a phrase ("on X", "in terms of X", "X dataset")."""
-    t = table(span.doc)
+    return context_evidence_at(table(span.doc), span.start, span.end)
+
+
+def context_evidence_at(t: Tokens, start: int, end: int) -> dict[str, float]:
+    """`context_evidence` of the tokens start..end, read from the doc's columns."""
     lower, lemma = t.lower, t.lemma_lower
-    start, end = span.start, span.end
     ev: dict[str, float] = {}
     if end < t.n:
         hit = HEADS.get(lemma[end]) or HEADS.get(lower[end])
@@ -173,7 +181,7 @@ def context_evidence(span: Span) -> dict[str, float]:
         elif lower[end] in {"task", "tasks", "problem"}:
             ev["task"] = 0.75
     before = t.span_text(max(t.sent_first[start], start - 4), start).lower()
-    if any(before.endswith(cue) for cue in _METRIC_CUES):
+    if before.endswith(_METRIC_CUES):
         ev["metric"] = max(ev.get("metric", 0.0), 0.7)
     if before.endswith(("task of", "problem of")):
         ev["task"] = max(ev.get("task", 0.0), 0.75)
