@@ -9,7 +9,7 @@ abstract presents it as its own contribution. methods.py, datasets.py ... pick t
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from spacy.tokens import Doc, Span
 
@@ -69,26 +69,36 @@ class Candidate:
         )
 
 
-@dataclass
 class _Draft:
-    span: Span
-    evidence: dict[str, list[float]] = field(default_factory=dict)
-    sources: set[str] = field(default_factory=set)
-    label: str | None = None
-    aliases: list[str] = field(default_factory=list)
-    lexicon_type: str | None = None
-    #: the short form written after a long form ("(GFN)"): the pair is typed together
-    partner: _Draft | None = None
-    #: span.text, read once
-    text: str = ""
-    #: the doc's token columns
-    tokens: Tokens = None  # type: ignore[assignment]
+    """A candidate span, tokens start..end of doc, with its evidence, before it is typed."""
 
-    def __post_init__(self) -> None:
-        if not self.text:
-            self.text = self.span.text
-        if self.tokens is None:
-            self.tokens = table(self.span.doc)
+    __slots__ = (
+        "doc", "tokens", "start", "end", "text", "evidence", "sources", "label", "aliases",
+        "lexicon_type", "partner", "_span",
+    )
+
+    def __init__(self, doc: Doc, tokens: Tokens, start: int, end: int) -> None:
+        self.doc = doc
+        #: the doc's token columns
+        self.tokens = tokens
+        self.start = start
+        self.end = end
+        self.text = tokens.span_text(start, end)
+        self.evidence: dict[str, list[float]] = {}
+        self.sources: set[str] = set()
+        self.label: str | None = None
+        self.aliases: list[str] = []
+        self.lexicon_type: str | None = None
+        #: the short form written after a long form ("(GFN)"): the pair is typed together
+        self.partner: _Draft | None = None
+        self._span: Span | None = None
+
+    @property
+    def span(self) -> Span:
+        # built only when asked for: a Span costs three Tokens
+        if self._span is None:
+            self._span = self.doc[self.start : self.end]
+        return self._span
 
     def add(self, evidence: dict[str, float]) -> None:
         for etype, strength in evidence.items():
@@ -153,15 +163,14 @@ _GLUE = {"-", "/", "."}
 _CLITICS = frozenset({"'s", "n't", "s"})
 
 
-def _glued_names(doc: Doc) -> list[Span]:
+def _glued_names(t: Tokens) -> list[tuple[int, int]]:
     """Runs of tokens written without spaces that make one coined name: "ViT-B/16", "Llama-2-7B"."""
-    t = table(doc)
-    spans: list[Span] = []
+    spans: list[tuple[int, int]] = []
     n = t.n
     text, ws, lower, is_punct, sent_start = t.text, t.ws, t.lower, t.is_punct, t.is_sent_start
     # a token that can be part of a glued name
     part = [
-        a or num or w in _GLUE or any(c.isdigit() for c in w)
+        a or num or w in _GLUE or any(map(str.isdigit, w))
         for a, num, w in zip(t.is_alpha, t.like_num, text)
     ]
     i = 0
@@ -179,7 +188,7 @@ def _glued_names(doc: Doc) -> list[Span]:
         while j > i + 1 and text[j - 1] in _GLUE:
             j -= 1
         if classify.is_name_shaped(t.span_text(i, j)) and not all(is_punct[i:j]):
-            spans.append(doc[i:j])
+            spans.append((i, j))
         i = j
     return spans
 
@@ -191,12 +200,11 @@ _PAPER_WORDS = frozenset({"paper", "work"})
 # a root climbs onto itself, as before.
 
 
-def _in_contribution_context(t: Tokens, span: Span) -> bool:
+def _in_contribution_context(d: _Draft) -> bool:
     """The context cue the learned scorer was trained with: the span sits where an abstract
     presents its contribution ("our X", "we propose X", "X, a novel ..."), name or not."""
-    doc = span.doc
+    doc, t, start, end = d.doc, d.tokens, d.start, d.end
     lower, dep, kids = t.lower, t.dep, t.kids
-    start, end = span.start, span.end
     # "our X", "the proposed X", "X, a novel ..."
     for k in range(max(t.sent_first[start], start - 3), start):
         if lower[k] in _OWN_MARKERS and not any(t.is_punct[k:start]):
@@ -271,11 +279,11 @@ def _own_subject(t: Tokens, verb: int) -> bool:
     )
 
 
-def _naming_cue(t: Tokens, span: Span) -> bool:
+def _naming_cue(d: _Draft) -> bool:
     """The abstract gives the span as a name: "called X", "we refer to as X", "the task of X",
     "a new framework, X" under an own proposal verb, or a quoted term it introduces."""
+    t, start, end = d.tokens, d.start, d.end
     dep, lower, lemma, heads = t.dep, t.lower, t.lemma_lower, t.head
-    start, end = span.start, span.end
     tok = t.root(start, end)
     head = heads[tok]
     if dep[tok] in {"oprd", "xcomp", "dobj", "attr", "appos", "npadvmod"} and lemma[head] in _NAMING_VERBS:
@@ -304,13 +312,12 @@ def _naming_cue(t: Tokens, span: Span) -> bool:
     return False
 
 
-def _own_cue(t: Tokens, span: Span, *, climb: bool = True) -> bool:
+def _own_cue(d: _Draft, *, climb: bool = True) -> bool:
     """The span is the paper's own: "our X", "the proposed X", "our method, X", the object of
     "we propose/introduce", or "X, a novel ..."."""
-    doc = span.doc
+    doc, t, start = d.doc, d.tokens, d.start
     lower, dep = t.lower, t.dep
-    start = span.start
-    tok = t.root(start, span.end)
+    tok = t.root(start, d.end)
     # "our X", "the proposed X": the marker belongs to the span's own phrase
     if any(lower[k] in _OWN_MARKERS for k in range(t.left_edge(doc, tok), start)):
         return True
@@ -335,9 +342,10 @@ def _own_cue(t: Tokens, span: Span, *, climb: bool = True) -> bool:
 _ABLE = frozenset({"effective", "able", "competitive", "superior", "capable", "better"})
 
 
-def _result_subject(t: Tokens, span: Span) -> bool:
+def _result_subject(d: _Draft) -> bool:
     """A coined name reporting results: "LeakGAN is highly effective", "AlphaZero achieved"."""
-    tok = t.root(span.start, span.end)
+    t = d.tokens
+    tok = t.root(d.start, d.end)
     if t.dep[tok] not in _SUBJECT_DEPS:
         return False
     verb = t.head[tok]
@@ -352,9 +360,9 @@ def _result_subject(t: Tokens, span: Span) -> bool:
     )
 
 
-def _baseline_or_number(t: Tokens, span: Span) -> bool:
-    start = span.start
-    tok = t.root(start, span.end)
+def _baseline_or_number(d: _Draft) -> bool:
+    t, start = d.tokens, d.start
+    tok = t.root(start, d.end)
     if t.dep[tok] == "pobj" and t.lower[t.head[tok]] in _BASELINE_PREPS:
         return True
     if t.dep[tok] == "dobj" and t.lemma_lower[t.head[tok]] in _BASELINE_VERBS:
@@ -369,8 +377,7 @@ def _is_name(d: _Draft) -> bool:
     text = _ADJECTIVE_COMPOUND.sub("", d.text).strip()
     if classify.is_name_shaped(text):
         return True
-    t = d.tokens
-    start, end = d.span.start, d.span.end
+    t, start, end = d.tokens, d.start, d.end
     if d.aliases:
         return not (len(d.text.split()) <= 2 and t.lemma_lower[end - 1] in _KIND_HEADS)
     return any(
@@ -380,11 +387,9 @@ def _is_name(d: _Draft) -> bool:
 
 def is_proposed(d: _Draft) -> bool:
     """Whether the candidate is a name the abstract introduces as the paper's own."""
-    span = d.span
     text = d.text
-    start, end = span.start, span.end
-    t = d.tokens
-    if start >= end or _baseline_or_number(t, span) or _CITATION.match(text) is not None:
+    t, start, end = d.tokens, d.start, d.end
+    if start >= end or _baseline_or_number(d) or _CITATION.match(text) is not None:
         return False
     if text.lower().endswith(_ADJECTIVE_TAILS):
         return False
@@ -392,14 +397,14 @@ def is_proposed(d: _Draft) -> bool:
         return False
     if t.lemma_lower[end - 1] in _ARTEFACTS:
         return False
-    if _naming_cue(t, span):
+    if _naming_cue(d):
         return True
     # a well-known name is the paper's own only when the sentence says so of the name itself
     # ("our classifier fastText"), not when it is a part the paper uses ("stochastic gradient
     # descent", "a GAN-based model")
     if "lexicon" in d.sources or "lexicon-variant" in d.sources:
-        return classify.is_name_shaped(d.label or text) and _own_cue(t, span, climb=False)
-    if _own_cue(t, span):
+        return classify.is_name_shaped(d.label or text) and _own_cue(d, climb=False)
+    if _own_cue(d):
         if _is_name(d):
             return True
         # "we introduce multi-view consistency, a benchmark ...": a bare (no article, not
@@ -409,14 +414,14 @@ def is_proposed(d: _Draft) -> bool:
         bare = not any(t.dep[c] in {"det", "nummod", "poss"} for c in kids) and t.tag[root] not in {"NNS", "NNPS"}
         described = any(t.dep[c] == "appos" for c in kids)
         return bare and described and end - start > 1
-    if d.aliases and _is_name(d) and _own_sentence(t, span):
+    if d.aliases and _is_name(d) and _own_sentence(d):
         # "we propose a method (SR) using a deeply-recursive network (DRCN)"
         return True
-    return classify.is_name_shaped(text) and not text.isupper() and _result_subject(t, span)
+    return classify.is_name_shaped(text) and not text.isupper() and _result_subject(d)
 
 
-def _own_sentence(t: Tokens, span: Span) -> bool:
-    start = span.start
+def _own_sentence(d: _Draft) -> bool:
+    t, start = d.tokens, d.start
     verbs = [
         v for v in range(t.sent_first[start], t.sent_end[start])
         if t.pos[v] == "VERB" and t.lemma_lower[v] in _PROPOSE_VERBS
@@ -435,16 +440,17 @@ def _combine(strengths: list[float]) -> float:
 _VARIANT_STOP_POS = frozenset({"PRON", "NUM"})
 
 
-def _names_a_variant(t: Tokens, span: Span, known: list[Span]) -> bool:
+def _names_a_variant(d: _Draft, known: list[tuple[int, int]]) -> bool:
     """"Deep Gaussian Mixture Model", "Gumbel Tree-LSTM": modifiers in front of a known name,
     none of them a kind noun ("text classifier fastText" is a description and its name)."""
-    for hit in known:
-        if hit.end == span.end and span.start < hit.start:
+    t = d.tokens
+    for hit_start, hit_end in known:
+        if hit_end == d.end and d.start < hit_start:
             heads = classify.HEADS
             return not any(
                 t.pos[k] in _VARIANT_STOP_POS
                 or (t.is_lower[k] and (t.pos[k] == "NOUN" or t.lemma[k] in heads))
-                for k in range(span.start, hit.start)
+                for k in range(d.start, hit_start)
             )
     return False
 
@@ -458,7 +464,7 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
         key = (start, end)
         d = drafts.get(key)
         if d is None:
-            d = drafts[key] = _Draft(doc[start:end], text=t.span_text(start, end), tokens=t)
+            d = drafts[key] = _Draft(doc, t, start, end)
         return d
 
     # 1. lexicon hits; a hit inside a longer hit of the same type is dropped
@@ -487,7 +493,7 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
         short_text = t.span_text(pair.short.start, pair.short.end)
         if short_text not in d.aliases:
             d.aliases.append(short_text)
-        d.add(classify.head_evidence(pair.long))
+        d.add(classify.head_evidence_at(t, pair.long.start, pair.long.end))
         short_forms.setdefault(short_text, d)
         if short_text.endswith("s"):
             short_forms.setdefault(short_text[:-1], d)
@@ -497,7 +503,7 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
     if short_forms:
         for i, word in enumerate(t.text):
             d = short_forms.get(word) or (short_forms.get(word[:-1]) if word.endswith("s") else None)
-            if d is not None and not (d.span.start <= i < d.span.end):
+            if d is not None and not (d.start <= i < d.end):
                 use = draft(i, i + 1)
                 use.sources.add("acronym-use")
 
@@ -513,7 +519,6 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
         if t.pos[t.root(start, end)] == "PRON" or all(t.is_stop[start:end]):
             continue
         last = end - 1
-        span = doc[start:end]
         if (
             start < last
             and (t.lemma_lower[last] in generic or t.lemma_lower[last] in {"corpus", "treebank"})
@@ -522,7 +527,7 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
         ):
             name = draft(start, last)
             name.sources.add("name")
-            head = classify.head_evidence(span)
+            head = classify.head_evidence_at(t, start, end)
             if head:
                 etype, strength = next(iter(head.items()))
                 name.add({etype: max(strength, 0.6)})
@@ -531,25 +536,26 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
             # "Deep Gaussian Mixture Model": the capitalised kind word is part of the name
         d = draft(start, end)
         d.sources.add("chunk")
-        d.add(classify.head_evidence(span))
+        d.add(classify.head_evidence_at(t, start, end))
 
     # 4. coined names written without spaces; one that extends a lexicon name ("Llama-2-7B"
     # from "Llama-2") is of its type
-    for span in _glued_names(doc):
-        d = draft(span.start, span.end)
+    for start, end in _glued_names(t):
+        d = draft(start, end)
         d.sources.add("name")
         for hit in hits:
-            if span.start <= hit.span.start and hit.span.end <= span.end and len(hit.span) < len(span):
+            if start <= hit.span.start and hit.span.end <= end and len(hit.span) < end - start:
                 d.add({hit.type: _LEXICON_STRENGTH})
                 d.sources.add("lexicon-variant")
 
     d_list = [d for _, d in sorted(drafts.items())]
-    known = [h.span for h in hits] + [d.span for d in d_list if "lexicon-variant" in d.sources]
+    known = [(h.span.start, h.span.end) for h in hits]
+    known += [(d.start, d.end) for d in d_list if "lexicon-variant" in d.sources]
     for d in d_list:
-        if "chunk" in d.sources and _names_a_variant(d.tokens, d.span, known):
+        if "chunk" in d.sources and _names_a_variant(d, known):
             d.sources.add("named-variant")
     for d in d_list:
-        d.add(classify.context_evidence(d.span))
+        d.add(classify.context_evidence_at(t, d.start, d.end))
         shape = classify.model_shape(d.text)
         if shape:
             d.add({"model": shape})
@@ -586,8 +592,8 @@ def _generate(doc: Doc, scorer: Scorer | None) -> list[Candidate]:
         out.append(
             Candidate(
                 type=etype,
-                start=d.span.start_char,
-                end=d.span.end_char,
+                start=d.tokens.idx[d.start],
+                end=d.tokens.end_char(d.end - 1),
                 text=text,
                 confidence=conf,
                 label=long.label or long.text,
@@ -595,7 +601,7 @@ def _generate(doc: Doc, scorer: Scorer | None) -> list[Candidate]:
                 # the "(ACR)" of a definition is as proposed as its long form; a later use
                 # may be proposed on its own ("our ACR", "ACR achieves")
                 proposed=long_proposed.get(id(long), False)
-                or (d.span.start > long.span.end + 1 and is_proposed(d)),
+                or (d.start > long.end + 1 and is_proposed(d)),
                 sources=tuple(sorted(d.sources)),
                 evidence=((etype, conf),),
             )
@@ -665,7 +671,7 @@ def _decide(d: _Draft, scorer: Scorer | None) -> Candidate | None:
     # a proper name with no other evidence: most coined names in abstracts are methods
     if named and not d.evidence:
         # ... and one the abstract presents as its own almost always is
-        d.add({"method": 0.6 if _in_contribution_context(d.tokens, span) else 0.3})
+        d.add({"method": 0.6 if _in_contribution_context(d) else 0.3})
     scores = {etype: _combine(vals) for etype, vals in d.evidence.items()}
     if not scores:
         return None
@@ -715,10 +721,8 @@ def _tier(c: Candidate) -> int:
 
 def features(d: _Draft) -> dict[str, float]:
     """What the learned scorer sees of a candidate: its evidence, its words and their context."""
-    span = d.span
-    t = d.tokens
+    t, start, end = d.tokens, d.start, d.end
     lower, lemma, pos = t.lower, t.lemma_lower, t.pos
-    start, end = span.start, span.end
     f: dict[str, float] = {"bias": 1.0}
     for etype, vals in d.evidence.items():
         f[f"ev:{etype}"] = _combine(vals)
@@ -761,7 +765,7 @@ def features(d: _Draft) -> dict[str, float]:
     f[f"next:{nxt}"] = 1.0
     if start > 1:
         f[f"prev2:{lower[start - 2]} {prev}"] = 1.0
-    if _in_contribution_context(t, span):
+    if _in_contribution_context(d):
         f["proposed"] = 1.0
     return f
 
@@ -778,7 +782,6 @@ def _is_coined(d: _Draft) -> bool:
 
 
 def _decide_learned(d: _Draft, scorer: Scorer) -> Candidate | None:
-    span = d.span
     probs = scorer.probabilities(features(d))
     typed = {t: p for t, p in probs.items() if t != NONE}
     if d.partner is not None:
@@ -809,8 +812,8 @@ def _decide_learned(d: _Draft, scorer: Scorer) -> Candidate | None:
         aliases = (text,) + aliases
     return Candidate(
         type=etype,
-        start=span.start_char,
-        end=span.end_char,
+        start=d.tokens.idx[d.start],
+        end=d.tokens.end_char(d.end - 1),
         text=text,
         confidence=min(conf, 0.99),
         label=d.label,
