@@ -108,6 +108,8 @@ _FOLD_WORDS = {
 }
 _FOLD = re.compile(r"\b(?P<num>" + "|".join(_FOLD_WORDS) + r")-?fold\b", re.IGNORECASE)
 
+_FOLD_WORD = re.compile("fold", re.IGNORECASE)
+_PLACE_WORD = re.compile("place|rank")
 _YEAR = re.compile(r"(?:19|20)\d\d$")
 _PAREN_ENUM = re.compile(r"\(\s*$")
 _NAME_BEFORE = re.compile(r"(?:^|[\s(])([A-Z][\w\-]*[A-Z0-9][\w\-]*|[A-Z][a-z]+)\s$")
@@ -230,10 +232,13 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         taken.append((q.start, q.end))
         found.append(q)
 
-    for m in _FOLD.finditer(text):
-        add(Quantity(Decimal(_FOLD_WORDS[m["num"].lower()]), m.group(), m.start(), m.end(), "×"))
-    for m in _ORDINAL.finditer(text):
-        add(Quantity(Decimal(m["num"]), m.group(), m.start(), m.end(), "place"))
+    # the long alternations run only where the word they end in is there at all
+    if _FOLD_WORD.search(text):
+        for m in _FOLD.finditer(text):
+            add(Quantity(Decimal(_FOLD_WORDS[m["num"].lower()]), m.group(), m.start(), m.end(), "×"))
+    if _PLACE_WORD.search(text):
+        for m in _ORDINAL.finditer(text):
+            add(Quantity(Decimal(m["num"]), m.group(), m.start(), m.end(), "place"))
     for m in _WORD_QUANTITY.finditer(text):
         word, unit_word = m["num"].lower(), m["unit"].lower()
         value = _WORD_VALUES.get(word)
