@@ -187,7 +187,7 @@ def _glued_names(t: Tokens) -> list[tuple[int, int]]:
             j += 1
         while j > i + 1 and text[j - 1] in _GLUE:
             j -= 1
-        if classify.is_name_shaped(t.span_text(i, j)) and not all(is_punct[i:j]):
+        if classify.is_name_shaped(text[i] if j == i + 1 else t.span_text(i, j)) and not all(is_punct[i:j]):
             spans.append((i, j))
         i = j
     return spans

@@ -37,6 +37,7 @@ _SYSTEM_NOUN = (
 _DEFINITE_SYSTEM = re.compile(
     r"^(?:\W*\w+,\s+)?(?:the|this|these|such an?)\s+(?:\w+\s+){0,2}" + _SYSTEM_NOUN + r"\b", _I
 )
+_OUR_SYSTEM = re.compile(r"\bour\s+(?:\w+\s+){0,2}" + _SYSTEM_NOUN, _I)
 _PRONOUN_START = re.compile(
     r"^(?:\W*(?:moreover|furthermore|also|in addition|additionally|finally),?\s+)?"
     r"(?:it|they|this|these)\b",
@@ -184,14 +185,16 @@ def _classify(
     sentence: str, *, names: set[str], after_contribution: bool, previous_claim: bool
 ) -> tuple[str | None, float]:
     """(kind or None, confidence) of one sentence."""
-    we = bool(_WE.search(sentence)) or bool(_PAPER.search(sentence))
+    we_word = bool(_WE.search(sentence))
+    paper = bool(_PAPER.search(sentence))
+    we = we_word or paper
     # the name as given, or its plural/possessive ("ReasoNets", "BERT's")
     named = any(_name_pattern(n).search(sentence) for n in names)
     system = (
         named
-        or bool(_PAPER.search(sentence))
+        or paper
         or (after_contribution and bool(_DEFINITE_SYSTEM.search(sentence)))
-        or bool(re.search(r"\bour\s+(?:\w+\s+){0,2}" + _SYSTEM_NOUN, sentence, _I))
+        or bool(_OUR_SYSTEM.search(sentence))
     )
     pronoun = previous_claim and bool(_PRONOUN_START.search(sentence))
     anchored = we or system or pronoun
@@ -204,7 +207,7 @@ def _classify(
             anchored = True
         else:
             return None, 0.0
-    if _BACKGROUND.search(sentence) and not (_WE.search(sentence) or named):
+    if _BACKGROUND.search(sentence) and not (we_word or named):
         return None, 0.0
 
     quantities = [q for q in find_quantities(sentence) if q.unit in _NUMERIC_UNITS]
