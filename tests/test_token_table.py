@@ -43,10 +43,11 @@ def test_columns_match_the_token_properties(docs):
             assert (t.head[i], t.lemma[i], t.lemma_lower[i], t.idx[i]) == (
                 tok.head.i, tok.lemma_, tok.lemma_.lower(), tok.idx
             )
-            assert (t.is_punct[i], t.is_alpha[i], t.like_num[i], t.is_title[i]) == (
-                tok.is_punct, tok.is_alpha, tok.like_num, tok.is_title
+            flags = (t.is_punct, t.is_alpha, t.like_num, t.is_title, t.is_stop, t.is_lower, t.is_space)
+            assert tuple(bool(f[i]) for f in flags) == (
+                tok.is_punct, tok.is_alpha, tok.like_num, tok.is_title, tok.is_stop, tok.is_lower,
+                tok.is_space,
             )
-            assert (t.is_stop[i], t.is_lower[i], t.is_space[i]) == (tok.is_stop, tok.is_lower, tok.is_space)
             assert t.is_sent_start[i] == bool(tok.is_sent_start)
             assert t.kids[i] == [c.i for c in tok.children]
             assert sorted(t.subtree(i)) == sorted(x.i for x in tok.subtree)

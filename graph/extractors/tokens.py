@@ -65,10 +65,11 @@ class Tokens:
         self.text, self.lower, self.pos, self.tag, self.dep, self.lemma = (
             _decode(col, store) for col in cols[: len(_STRING_ATTRS)]
         )
+        # flags stay 1 and 0: they are only ever tested for truth
         (
             self.is_punct, self.is_alpha, self.like_num, self.is_title, self.is_stop,
             self.is_lower, self.is_space,
-        ) = (list(map(bool, col)) for col in cols[len(_STRING_ATTRS) : -4])
+        ) = cols[len(_STRING_ATTRS) : -4]
         sent_start, self.idx, spacy_ws = cols[-4:-1]
         # SENT_START is 1, -1 (stored unsigned) or 0; only 1 opens a sentence
         self.is_sent_start = [v == 1 for v in sent_start]
@@ -94,9 +95,8 @@ class Tokens:
             bounds = [0, *starts, n]
             for a, b in zip(bounds, bounds[1:]):
                 self.sents.append((a, b))
-                for i in range(a, b):
-                    self.sent_first[i] = a
-                    self.sent_end[i] = b
+                self.sent_first[a:b] = [a] * (b - a)
+                self.sent_end[a:b] = [b] * (b - a)
 
     def span_text(self, start: int, end: int) -> str:
         """`doc[start:end].text`."""
