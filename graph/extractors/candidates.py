@@ -508,20 +508,20 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
                 use.sources.add("acronym-use")
 
     # 3. noun chunks, trimmed; "X dataset" / "X model" name X
-    generic = classify.GENERIC
+    generic_words = classify.GENERIC
     name_shaped = classify.is_name_shaped
     for chunk_start, chunk_end in t.noun_chunks(doc):
         start, end = _trim(t, chunk_start, chunk_end)
         if start >= end or end - start > MAX_PHRASE_TOKENS:
             continue
-        if end - start == 1 and (t.lower[start] in generic or t.lemma_lower[start] in generic):
+        if end - start == 1 and (t.lower[start] in generic_words or t.lemma_lower[start] in generic_words):
             continue
         if t.pos[t.root(start, end)] == "PRON" or all(t.is_stop[start:end]):
             continue
         last = end - 1
         if (
             start < last
-            and (t.lemma_lower[last] in generic or t.lemma_lower[last] in {"corpus", "treebank"})
+            and (t.lemma_lower[last] in generic_words or t.lemma_lower[last] in {"corpus", "treebank"})
             and name_shaped(t.span_text(start, last))
             and all(name_shaped(t.text[k]) or t.pos[k] == "PROPN" or t.is_punct[k] for k in range(start, last))
         ):
