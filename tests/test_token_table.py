@@ -92,3 +92,12 @@ def test_noun_chunks_are_spacys(docs):
     assert docs[0].noun_chunks_iterator is noun_chunks  # the columns' path is the one tested
     for doc in docs:
         assert tokens.table(doc).noun_chunks(doc) == [(c.start, c.end) for c in doc.noun_chunks]
+
+
+def test_strings_are_read_again_after_the_shared_table_is_emptied(nlp, monkeypatch):
+    monkeypatch.setattr(tokens, "_MAX_STRINGS", 0)
+    monkeypatch.setattr(tokens, "_strings", {1: "stale"})
+    doc = nlp("Gated Flow Networks beat ResNet-50 on CIFAR-10.")
+    t = tokens.Tokens(doc)
+    assert t.text == [tok.text for tok in doc] and t.lemma == [tok.lemma_ for tok in doc]
+    assert 1 not in tokens._strings

@@ -36,12 +36,16 @@ def _decode(col: list[int], store: StringStore) -> list[str]:
     try:
         return [_strings[h] for h in col]
     except KeyError:
-        if len(_strings) > _MAX_STRINGS:
-            _strings.clear()
-        for h in col:
-            if h not in _strings:
-                _strings[h] = store[h]
-        return [_strings[h] for h in col]
+        pass
+    if len(_strings) > _MAX_STRINGS:
+        _strings.clear()
+    out = []
+    for h in col:
+        text = _strings.get(h)
+        if text is None:
+            text = _strings[h] = store[h]
+        out.append(text)
+    return out
 
 
 class Tokens:
