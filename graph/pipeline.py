@@ -8,6 +8,7 @@ from spacy.language import Language
 
 from graph import extractors as registry
 from graph import nlp as nlp_loader
+from graph.extractors import tokens
 from graph.model import Mention, Paper, PaperExtraction
 
 
@@ -15,6 +16,7 @@ def extract_doc(doc, extractor_fns) -> list[Mention]:
     mentions: list[Mention] = []
     for fn in extractor_fns:
         mentions.extend(fn(doc))
+    tokens.release(doc)
     # A stable order makes provenance numbering, and so every export, deterministic.
     mentions.sort(key=lambda m: (m.start, m.end, m.type, m.label or "", m.text))
     return mentions

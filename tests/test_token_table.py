@@ -49,7 +49,7 @@ def test_columns_match_the_token_properties(docs):
                 tok.is_space,
             )
             assert t.is_sent_start[i] == bool(tok.is_sent_start)
-            assert t.kids[i] == [c.i for c in tok.children]
+            assert list(t.kids[i]) == [c.i for c in tok.children]
             assert sorted(t.subtree(i)) == sorted(x.i for x in tok.subtree)
             assert t.left_edge(doc, i) == tok.left_edge.i
             assert (t.sent_first[i], t.sent_end[i]) == (tok.sent.start, tok.sent.end)
@@ -80,7 +80,7 @@ def test_docs_without_a_parse_or_without_words():
     blank = spacy.blank("en")
     t = tokens.table(blank("Two words."))
     assert (t.n, t.has_sents, t.sents, t.doc_text) == (3, False, [], "Two words.")
-    assert t.head == [0, 1, 2] and t.kids == [[], [], []]
+    assert t.head == [0, 1, 2] and [list(k) for k in t.kids] == [[], [], []]
     empty = tokens.table(blank(""))
     assert (empty.n, empty.doc_text, empty.sents) == (0, "", [])
     assert empty.span_text(0, 0) == ""
@@ -101,3 +101,16 @@ def test_strings_are_read_again_after_the_shared_table_is_emptied(nlp, monkeypat
     t = tokens.Tokens(doc)
     assert t.text == [tok.text for tok in doc] and t.lemma == [tok.lemma_ for tok in doc]
     assert 1 not in tokens._strings
+
+
+def test_one_extraction_pass_builds_the_columns_once_and_drops_them(nlp, monkeypatch):
+    from graph import extractors as registry
+    from graph.pipeline import extract_doc
+
+    built = []
+    real = tokens.Tokens
+    monkeypatch.setattr(tokens, "Tokens", lambda doc: built.append(1) or real(doc))
+    doc = nlp(EXTRA[0])
+    mentions = extract_doc(doc, [registry.get(name) for name in registry.DEFAULT_EXTRACTORS])
+    assert built == [1] and mentions
+    assert tokens.KEY not in doc.user_data

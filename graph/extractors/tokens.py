@@ -7,6 +7,8 @@ The columns hold exactly what the Token properties of the same name return.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy
 from spacy.attrs import (
     DEP, HEAD, IDX, IS_ALPHA, IS_LOWER, IS_PUNCT, IS_SPACE, IS_STOP, IS_TITLE, LEMMA, LIKE_NUM,
@@ -81,11 +83,15 @@ class Tokens:
         self.head = heads
         self.lemma_lower = [lemma.lower() for lemma in self.lemma]
         self.doc_text = "".join([t + w for t, w in zip(self.text, self.ws)])
-        kids: list[list[int]] = [[] for _ in range(n)]
+        # Token.children: the tokens whose head it is, left to right; the many tokens without
+        # children share one empty tuple
+        kids: list[Sequence[int]] = [()] * n
         for i, h in enumerate(self.head):
             if h != i:
-                kids[h].append(i)
-        # Token.children: the tokens whose head it is, left to right
+                if kids[h]:
+                    kids[h].append(i)  # type: ignore[union-attr]
+                else:
+                    kids[h] = [i]
         self.kids = kids
         self._left_edge: dict[int, int] = {}
         self._roots: dict[tuple[int, int], int] = {}
@@ -191,6 +197,12 @@ class Tokens:
             if depth < best:
                 best, root = depth, i
         return start if root == -1 else root
+
+
+def release(doc: Doc) -> None:
+    """Drop the doc's columns: they are scratch for one pass of the extractors, and a Doc
+    that is kept needs them no longer."""
+    doc.user_data.pop(KEY, None)
 
 
 def table(doc: Doc) -> Tokens:
