@@ -73,8 +73,8 @@ class _Draft:
     """A candidate span, tokens start..end of doc, with its evidence, before it is typed."""
 
     __slots__ = (
-        "doc", "tokens", "start", "end", "text", "evidence", "sources", "label", "aliases",
-        "lexicon_type", "partner", "_span",
+        "doc", "tokens", "start", "end", "text", "root", "evidence", "sources", "label",
+        "aliases", "lexicon_type", "partner", "_span",
     )
 
     def __init__(self, doc: Doc, tokens: Tokens, start: int, end: int) -> None:
@@ -84,6 +84,8 @@ class _Draft:
         self.start = start
         self.end = end
         self.text = tokens.span_text(start, end)
+        #: `span.root.i`, asked for by most of the cues below
+        self.root = tokens.root(start, end)
         self.evidence: dict[str, list[float]] = {}
         self.sources: set[str] = set()
         self.label: str | None = None
@@ -209,7 +211,7 @@ def _in_contribution_context(d: _Draft) -> bool:
     for k in range(max(t.sent_first[start], start - 3), start):
         if lower[k] in _OWN_MARKERS and not any(t.is_punct[k:start]):
             return True
-    tok = t.root(start, end)
+    tok = d.root
     for child in kids[tok]:
         if dep[child] == "appos" and any(lower[x] in _NOVEL for x in t.subtree(child)):
             return True
@@ -284,7 +286,7 @@ def _naming_cue(d: _Draft) -> bool:
     "a new framework, X" under an own proposal verb, or a quoted term it introduces."""
     t, start, end = d.tokens, d.start, d.end
     dep, lower, lemma, heads = t.dep, t.lower, t.lemma_lower, t.head
-    tok = t.root(start, end)
+    tok = d.root
     head = heads[tok]
     if dep[tok] in {"oprd", "xcomp", "dobj", "attr", "appos", "npadvmod"} and lemma[head] in _NAMING_VERBS:
         return True
@@ -317,7 +319,7 @@ def _own_cue(d: _Draft, *, climb: bool = True) -> bool:
     "we propose/introduce", or "X, a novel ..."."""
     doc, t, start = d.doc, d.tokens, d.start
     lower, dep = t.lower, t.dep
-    tok = t.root(start, d.end)
+    tok = d.root
     # "our X", "the proposed X": the marker belongs to the span's own phrase
     if any(lower[k] in _OWN_MARKERS for k in range(t.left_edge(doc, tok), start)):
         return True
@@ -345,7 +347,7 @@ _ABLE = frozenset({"effective", "able", "competitive", "superior", "capable", "b
 def _result_subject(d: _Draft) -> bool:
     """A coined name reporting results: "LeakGAN is highly effective", "AlphaZero achieved"."""
     t = d.tokens
-    tok = t.root(d.start, d.end)
+    tok = d.root
     if t.dep[tok] not in _SUBJECT_DEPS:
         return False
     verb = t.head[tok]
@@ -362,7 +364,7 @@ def _result_subject(d: _Draft) -> bool:
 
 def _baseline_or_number(d: _Draft) -> bool:
     t, start = d.tokens, d.start
-    tok = t.root(start, d.end)
+    tok = d.root
     if t.dep[tok] == "pobj" and t.lower[t.head[tok]] in _BASELINE_PREPS:
         return True
     if t.dep[tok] == "dobj" and t.lemma_lower[t.head[tok]] in _BASELINE_VERBS:
@@ -409,7 +411,7 @@ def is_proposed(d: _Draft) -> bool:
             return True
         # "we introduce multi-view consistency, a benchmark ...": a bare (no article, not
         # plural) lowercase phrase with a describing appositive names the contribution
-        root = t.root(start, end)
+        root = d.root
         kids = t.kids[root]
         bare = not any(t.dep[c] in {"det", "nummod", "poss"} for c in kids) and t.tag[root] not in {"NNS", "NNPS"}
         described = any(t.dep[c] == "appos" for c in kids)
@@ -754,7 +756,7 @@ def features(d: _Draft) -> dict[str, float]:
         f[f"firstpos:{pos[start]}"] = 1.0
     for k in range(start, head):
         f[f"word:{lemma[k]}"] = 1.0
-    root = t.root(start, end)
+    root = d.root
     f[f"dep:{t.dep[root]}"] = 1.0
     # the governor of a root is itself; `root.head is not root` never held (a new Token on
     # every access), so roots have always had this feature too
