@@ -21,7 +21,7 @@ def general(s: scorer.Scorer, features: dict[str, float]) -> dict[str, float]:
     top = max(logits)
     exps = [math.exp(v - top) for v in logits]
     total = sum(exps)
-    return {c: e / total for c, e in zip(s.classes, exps)}
+    return {c: e / total for c, e in zip(s.classes, exps, strict=True)}
 
 
 def test_five_classes_give_the_general_loops_floats_bit_for_bit():

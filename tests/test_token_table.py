@@ -43,7 +43,9 @@ def test_columns_match_the_token_properties(docs):
             assert (t.head[i], t.lemma[i], t.lemma_lower[i], t.idx[i]) == (
                 tok.head.i, tok.lemma_, tok.lemma_.lower(), tok.idx
             )
-            flags = (t.is_punct, t.is_alpha, t.like_num, t.is_title, t.is_stop, t.is_lower, t.is_space)
+            flags = (
+                t.is_punct, t.is_alpha, t.like_num, t.is_title, t.is_stop, t.is_lower, t.is_space
+            )
             assert tuple(bool(f[i]) for f in flags) == (
                 tok.is_punct, tok.is_alpha, tok.like_num, tok.is_title, tok.is_stop, tok.is_lower,
                 tok.is_space,

@@ -62,7 +62,9 @@ def _short_span(doc: Doc, open_i: int) -> Span | None:
     t = table(doc)
     for close in range(open_i + 2, min(open_i + 5, t.n)):
         if t.text[close] == ")":
-            return doc[open_i + 1 : close] if looks_like_short_form(t.span_text(open_i + 1, close)) else None
+            if looks_like_short_form(t.span_text(open_i + 1, close)):
+                return doc[open_i + 1 : close]
+            return None
         if t.is_sent_start[close] or t.text[close] == "(":
             return None
     return None

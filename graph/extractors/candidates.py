@@ -14,9 +14,9 @@ from dataclasses import dataclass, replace
 from spacy.tokens import Doc, Span
 
 from graph.extractors import acronyms, classify, lexicon
-from graph.extractors.tokens import Tokens, table
 from graph.extractors import scorer as scorer_mod
 from graph.extractors.scorer import NONE, Scorer
+from graph.extractors.tokens import Tokens, table
 from graph.model import Mention
 
 CACHE_KEY = "paperkg.entity_candidates.v1"
@@ -173,7 +173,7 @@ def _glued_names(t: Tokens) -> list[tuple[int, int]]:
     # a token that can be part of a glued name
     part = [
         a or num or w in _GLUE or any(map(str.isdigit, w))
-        for a, num, w in zip(t.is_alpha, t.like_num, text)
+        for a, num, w in zip(t.is_alpha, t.like_num, text, strict=True)
     ]
     i = 0
     while i < n:
@@ -189,7 +189,8 @@ def _glued_names(t: Tokens) -> list[tuple[int, int]]:
             j += 1
         while j > i + 1 and text[j - 1] in _GLUE:
             j -= 1
-        if classify.is_name_shaped(text[i] if j == i + 1 else t.span_text(i, j)) and not all(is_punct[i:j]):
+        word = text[i] if j == i + 1 else t.span_text(i, j)
+        if classify.is_name_shaped(word) and not all(is_punct[i:j]):
             spans.append((i, j))
         i = j
     return spans
@@ -277,8 +278,13 @@ def _own_subject(t: Tokens, verb: int) -> bool:
         return True
     lower = t.lower
     return any(
-        lower[s] in _OWN_SUBJECTS or any(lower[x] in _PAPER_WORDS for x in t.subtree(s)) for s in subjects
+        lower[s] in _OWN_SUBJECTS or any(lower[x] in _PAPER_WORDS for x in t.subtree(s))
+        for s in subjects
     )
+
+
+_NAMED_DEPS = frozenset({"oprd", "xcomp", "dobj", "attr", "appos", "npadvmod"})
+_AS_VERBS = frozenset({"refer", "term", "name", "call", "denote"})
 
 
 def _naming_cue(d: _Draft) -> bool:
@@ -288,9 +294,9 @@ def _naming_cue(d: _Draft) -> bool:
     dep, lower, lemma, heads = t.dep, t.lower, t.lemma_lower, t.head
     tok = d.root
     head = heads[tok]
-    if dep[tok] in {"oprd", "xcomp", "dobj", "attr", "appos", "npadvmod"} and lemma[head] in _NAMING_VERBS:
+    if dep[tok] in _NAMED_DEPS and lemma[head] in _NAMING_VERBS:
         return True
-    if dep[tok] == "pobj" and lower[head] == "as" and lemma[heads[head]] in {"refer", "term", "name", "call", "denote"}:
+    if dep[tok] == "pobj" and lower[head] == "as" and lemma[heads[head]] in _AS_VERBS:
         return True
     if (
         dep[tok] == "pobj"
@@ -323,7 +329,9 @@ def _own_cue(d: _Draft, *, climb: bool = True) -> bool:
     # "our X", "the proposed X": the marker belongs to the span's own phrase
     if any(lower[k] in _OWN_MARKERS for k in range(t.left_edge(doc, tok), start)):
         return True
-    if any(dep[c] == "appos" and any(lower[x] in _NOVEL for x in t.subtree(c)) for c in t.kids[tok]):
+    if any(
+        dep[c] == "appos" and any(lower[x] in _NOVEL for x in t.subtree(c)) for c in t.kids[tok]
+    ):
         return True
     # climb "X and Y", "X (ACR)", "a framework, X", "X network" to the word the verb governs
     seen = 0
@@ -413,7 +421,8 @@ def is_proposed(d: _Draft) -> bool:
         # plural) lowercase phrase with a describing appositive names the contribution
         root = d.root
         kids = t.kids[root]
-        bare = not any(t.dep[c] in {"det", "nummod", "poss"} for c in kids) and t.tag[root] not in {"NNS", "NNPS"}
+        bare = not any(t.dep[c] in {"det", "nummod", "poss"} for c in kids)
+        bare = bare and t.tag[root] not in {"NNS", "NNPS"}
         described = any(t.dep[c] == "appos" for c in kids)
         return bare and described and end - start > 1
     if d.aliases and _is_name(d) and _own_sentence(d):
@@ -428,7 +437,9 @@ def _own_sentence(d: _Draft) -> bool:
         v for v in range(t.sent_first[start], t.sent_end[start])
         if t.pos[v] == "VERB" and t.lemma_lower[v] in _PROPOSE_VERBS
     ]
-    return any(_own_subject(t, v) and any(t.lower[c] in _OWN_SUBJECTS for c in t.kids[v]) for v in verbs)
+    return any(
+        _own_subject(t, v) and any(t.lower[c] in _OWN_SUBJECTS for c in t.kids[v]) for v in verbs
+    )
 
 
 def _combine(strengths: list[float]) -> float:
@@ -455,6 +466,9 @@ def _names_a_variant(d: _Draft, known: list[tuple[int, int]]) -> bool:
                 for k in range(d.start, hit_start)
             )
     return False
+
+
+_CORPUS_WORDS = frozenset({"corpus", "treebank"})
 
 
 def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
@@ -504,7 +518,9 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
         d.partner = short
     if short_forms:
         for i, word in enumerate(t.text):
-            d = short_forms.get(word) or (short_forms.get(word[:-1]) if word.endswith("s") else None)
+            d = short_forms.get(word)
+            if d is None and word.endswith("s"):
+                d = short_forms.get(word[:-1])
             if d is not None and not (d.start <= i < d.end):
                 use = draft(i, i + 1)
                 use.sources.add("acronym-use")
@@ -516,16 +532,21 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
         start, end = _trim(t, chunk_start, chunk_end)
         if start >= end or end - start > MAX_PHRASE_TOKENS:
             continue
-        if end - start == 1 and (t.lower[start] in generic_words or t.lemma_lower[start] in generic_words):
+        if end - start == 1 and (
+            t.lower[start] in generic_words or t.lemma_lower[start] in generic_words
+        ):
             continue
         if t.pos[t.root(start, end)] == "PRON" or all(t.is_stop[start:end]):
             continue
         last = end - 1
         if (
             start < last
-            and (t.lemma_lower[last] in generic_words or t.lemma_lower[last] in {"corpus", "treebank"})
+            and (t.lemma_lower[last] in generic_words or t.lemma_lower[last] in _CORPUS_WORDS)
             and name_shaped(t.span_text(start, last))
-            and all(name_shaped(t.text[k]) or t.pos[k] == "PROPN" or t.is_punct[k] for k in range(start, last))
+            and all(
+                name_shaped(t.text[k]) or t.pos[k] == "PROPN" or t.is_punct[k]
+                for k in range(start, last)
+            )
         ):
             name = draft(start, last)
             name.sources.add("name")

@@ -235,7 +235,8 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
     # the long alternations run only where the word they end in is there at all
     if _FOLD_WORD.search(text):
         for m in _FOLD.finditer(text):
-            add(Quantity(Decimal(_FOLD_WORDS[m["num"].lower()]), m.group(), m.start(), m.end(), "×"))
+            value = Decimal(_FOLD_WORDS[m["num"].lower()])
+            add(Quantity(value, m.group(), m.start(), m.end(), "×"))
     if _PLACE_WORD.search(text):
         for m in _ORDINAL.finditer(text):
             add(Quantity(Decimal(m["num"]), m.group(), m.start(), m.end(), "place"))

@@ -72,7 +72,9 @@ class Scorer:
 
 
 def _logits5(
-    intercept: tuple[float, ...], weights: Mapping[str, tuple[float, ...]], features: Mapping[str, float]
+    intercept: tuple[float, ...],
+    weights: Mapping[str, tuple[float, ...]],
+    features: Mapping[str, float],
 ) -> list[float]:
     """The general loop unrolled for five classes (the shipped scorer's), one running sum per
     class in local variables: the same additions in the same order, so the same floats, in
@@ -85,7 +87,7 @@ def _logits5(
         if value == 1.0:
             wa, wb, wc, wd, we = row
         else:
-            wa, wb, wc, wd, we = row[0] * value, row[1] * value, row[2] * value, row[3] * value, row[4] * value
+            wa, wb, wc, wd, we = (w * value for w in row)
         a += wa
         b += wb
         c += wc

@@ -10,10 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy
-from spacy.attrs import (
-    DEP, HEAD, IDX, IS_ALPHA, IS_LOWER, IS_PUNCT, IS_SPACE, IS_STOP, IS_TITLE, LEMMA, LIKE_NUM,
-    LOWER, ORTH, POS, SENT_START, SPACY, TAG,
-)
+from spacy import attrs
 from spacy.lang.en.syntax_iterators import noun_chunks as english_noun_chunks
 from spacy.strings import StringStore
 from spacy.tokens import Doc
@@ -25,9 +22,12 @@ _NP_DEPS = frozenset("oprd nsubj dobj nsubjpass pcomp pobj dative appos attr ROO
 
 
 # one call to Doc.to_array reads them all
-_STRING_ATTRS = (ORTH, LOWER, POS, TAG, DEP, LEMMA)
-_FLAG_ATTRS = (IS_PUNCT, IS_ALPHA, LIKE_NUM, IS_TITLE, IS_STOP, IS_LOWER, IS_SPACE)
-_ATTRS = [*_STRING_ATTRS, *_FLAG_ATTRS, SENT_START, IDX, SPACY, HEAD]
+_STRING_ATTRS = (attrs.ORTH, attrs.LOWER, attrs.POS, attrs.TAG, attrs.DEP, attrs.LEMMA)
+_FLAG_ATTRS = (
+    attrs.IS_PUNCT, attrs.IS_ALPHA, attrs.LIKE_NUM, attrs.IS_TITLE, attrs.IS_STOP,
+    attrs.IS_LOWER, attrs.IS_SPACE,
+)
+_ATTRS = [*_STRING_ATTRS, *_FLAG_ATTRS, attrs.SENT_START, attrs.IDX, attrs.SPACY, attrs.HEAD]
 # A hash names the same string in every StringStore (symbols have fixed ids), so one table
 # serves every Doc; it is emptied when it grows past this many strings.
 _MAX_STRINGS = 1 << 19
@@ -82,7 +82,7 @@ class Tokens:
         self.ws = [" " if v else "" for v in spacy_ws]
         self.head = heads
         self.lemma_lower = [lemma.lower() for lemma in self.lemma]
-        self.doc_text = "".join([t + w for t, w in zip(self.text, self.ws)])
+        self.doc_text = "".join([t + w for t, w in zip(self.text, self.ws, strict=True)])
         # Token.children: the tokens whose head it is, left to right; the many tokens without
         # children share one empty tuple
         kids: list[Sequence[int]] = [()] * n
@@ -103,7 +103,7 @@ class Tokens:
         if self.has_sents and n:
             starts = [i for i in range(1, n) if self.is_sent_start[i]]
             bounds = [0, *starts, n]
-            for a, b in zip(bounds, bounds[1:]):
+            for a, b in zip(bounds, bounds[1:], strict=False):
                 self.sents.append((a, b))
                 self.sent_first[a:b] = [a] * (b - a)
                 self.sent_end[a:b] = [b] * (b - a)
