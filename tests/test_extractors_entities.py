@@ -330,3 +330,9 @@ def test_tex_name_keeps_an_exact_span_and_a_clean_label(nlp):
         assert text[m.start : m.end] == m.text
         assert "$" not in (m.label or "")
         assert m.text.count("(") == m.text.count(")")
+
+
+def test_a_name_followed_by_its_kind_word_keeps_the_longer_wording_as_an_alias(nlp):
+    mentions = run(nlp, "We report results on the ImageNet dataset and find it hard.")
+    found = {(m.type, m.text): m for m in mentions}
+    assert found[("dataset", "ImageNet")].aliases == ("ImageNet dataset",)

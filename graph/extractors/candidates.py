@@ -74,7 +74,7 @@ class _Draft:
 
     __slots__ = (
         "doc", "tokens", "start", "end", "text", "root", "evidence", "sources", "label",
-        "aliases", "lexicon_type", "partner", "_span",
+        "aliases", "surface", "lexicon_type", "partner", "_span",
     )
 
     def __init__(self, doc: Doc, tokens: Tokens, start: int, end: int) -> None:
@@ -90,6 +90,9 @@ class _Draft:
         self.sources: set[str] = set()
         self.label: str | None = None
         self.aliases: list[str] = []
+        #: the paper's longer wording of the name ("the COCO dataset"): aliases of the entity
+        #: only, not evidence, unlike `aliases`, which are defined short forms
+        self.surface: list[str] = []
         self.lexicon_type: str | None = None
         #: the short form written after a long form ("(GFN)"): the pair is typed together
         self.partner: _Draft | None = None
@@ -555,6 +558,9 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
                 etype, strength = next(iter(head.items()))
                 name.add({etype: max(strength, 0.6)})
             if not t.is_title[last]:
+                full = t.span_text(start, end)
+                if full not in name.surface:
+                    name.surface.append(full)
                 continue
             # "Deep Gaussian Mixture Model": the capitalised kind word is part of the name
         d = draft(start, end)
@@ -714,7 +720,7 @@ def _decide(d: _Draft, scorer: Scorer | None) -> Candidate | None:
             conf *= 0.35
     if conf < MIN_CONFIDENCE:
         return None
-    aliases = tuple(a for a in d.aliases if a != (d.label or span.text))
+    aliases = tuple(a for a in (*d.aliases, *d.surface) if a != (d.label or span.text))
     if d.label and span.text != d.label and span.text not in aliases:
         aliases = (span.text,) + aliases
     return Candidate(
@@ -830,7 +836,7 @@ def _decide_learned(d: _Draft, scorer: Scorer) -> Candidate | None:
     if conf < scorer.thresholds.get(etype, MIN_CONFIDENCE):
         return None
     text = d.text
-    aliases = tuple(a for a in d.aliases if a != (d.label or text))
+    aliases = tuple(a for a in (*d.aliases, *d.surface) if a != (d.label or text))
     if d.label and text != d.label and text not in aliases:
         aliases = (text,) + aliases
     return Candidate(
