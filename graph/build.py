@@ -20,7 +20,7 @@ import logging
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -142,6 +142,53 @@ def write_nquads(
     return files + out.paths
 
 
+def write_linked(resolved: ResolvedCorpus, folder: Path, *, base: str,
+                 progress: Callable[[int], None] | None = None) -> Iterator[Path]:
+    """What the static part of a streamed build leaves: the corpus-level lines and each
+    paper's `graph.rdf.paper_linked_lines`, as N-Quads files in `folder`, yielded as each is
+    finished. Each paper's records leave `resolved` once its lines are written."""
+    from graph import rdf
+    from graph.store import NQuadsFiles
+
+    with NQuadsFiles(folder, "corpus") as out:
+        out.write(list(dict.fromkeys(rdf.corpus_level_lines(resolved, base=base))))
+    yield from out.paths
+    with NQuadsFiles(folder, "linked") as out:
+        for key in sorted(resolved.extractions):
+            out.write(rdf.paper_linked_lines(resolved.extractions[key], resolved.links[key],
+                                             base=base, entities=resolved.entities))
+            del resolved.extractions[key]
+            del resolved.links[key]
+            if progress is not None:
+                progress(1)
+            yield from out.take_finished()
+    yield from out.take_finished()
+
+
+class _Summary:
+    """What the report needs from the resolved corpus, kept once its records are released."""
+
+    def __init__(self, duplicates: list[tuple[str, str]]) -> None:
+        from graph.report import ReportBuilder
+
+        self.reporter = ReportBuilder()
+        self.duplicates = duplicates
+        self.entity_types: Counter[str] = Counter()
+        self.entities = 0
+
+    def take(self, resolved: ResolvedCorpus) -> None:
+        resolved.duplicates = self.duplicates
+        for key in sorted(resolved.extractions):
+            self.reporter.add_paper(resolved.extractions[key], resolved.links.get(key, []),
+                                    resolved.entities)
+        self.entity_types = Counter(entity.type for entity in resolved.entities.values())
+        self.entities = len(resolved.entities)
+
+    def report(self, view) -> dict:
+        self.reporter.count_store(view)
+        return self.reporter.finish(entities=self.entity_types, duplicates=self.duplicates)
+
+
 def build(
     inputs: Sequence[str | os.PathLike] | None = None,
     *,
@@ -156,8 +203,6 @@ def build(
 ) -> BuildResult:
     from graph.errors import PaperkgError
     from graph.namespaces import DEFAULT_BASE, check_base
-    from graph.report import ReportBuilder
-    from graph.resolve import resolve
     from graph.store import open_store
 
     base = base or DEFAULT_BASE
@@ -179,35 +224,25 @@ def build(
                            duplicates=duplicates, warnings=warnings)
     papers = corpus.papers
     del corpus
-    extractions = extract(papers, workers=workers, spacy_model=spacy_model,
-                          extractors=extractors, progress=progress)
-    del papers
-    resolved = resolve(extractions)
-    del extractions
-    resolved.duplicates = duplicates
-
-    reporter = ReportBuilder()
-    for key in sorted(resolved.extractions):
-        reporter.add_paper(resolved.extractions[key], resolved.links.get(key, []),
-                           resolved.entities)
-    entity_types = Counter(entity.type for entity in resolved.entities.values())
-    entities = len(resolved.entities)
-
+    summary = _Summary(duplicates)
     target = open_store(store)
     try:
-        with _progress(len(resolved.extractions), "writing", progress) as advance:
-            def fill(folder: Path) -> list[Path]:
-                return write_nquads(resolved, folder, base=base, workers=workers,
-                                    progress=advance)
-
-            report, written = _load_and_export(target, fill, reporter, out_dir,
-                                               entities=entity_types, duplicates=duplicates)
+        if getattr(target, "replace_all_nquads", None) is not None:
+            fill = _streamed_fill(papers, summary, base=base, workers=workers,
+                                  spacy_model=spacy_model, extractors=extractors,
+                                  progress=progress)
+            del papers
+            report, written = _load_and_export(target, fill, summary, out_dir)
+        else:
+            report, written = _build_then_load(target, papers, summary, out_dir, base=base,
+                                               workers=workers, spacy_model=spacy_model,
+                                               extractors=extractors, progress=progress)
         location = target.location
     finally:
         target.close()
     return BuildResult(
         papers=report["papers"],
-        entities=entities,
+        entities=summary.entities,
         quads=report["quads"],
         store=location,
         exports=written,
@@ -216,8 +251,72 @@ def build(
     )
 
 
-def _load_and_export(target, fill: Callable[[Path], list[Path]], reporter, out_dir, *,
-                     entities, duplicates) -> tuple[dict, list[Path]]:
+def _streamed_fill(
+    papers: Sequence[Paper], summary: _Summary, *, base: str, workers: int, spacy_model: str,
+    extractors: Sequence[str], progress: bool,
+) -> Callable[[Path], Iterator[Path]]:
+    """The embedded store's build, as a generator of N-Quads files for `replace_all_nquads`,
+    which loads each on a second thread as it comes. Each paper's static lines
+    (`graph.rdf.paper_static_lines`) are written as soon as it is extracted, so most of the
+    graph is loaded while later papers are still being parsed; the rest waits for the resolver.
+    """
+    from graph import rdf
+    from graph.resolve import resolve
+    from graph.store import STREAM_FILE_LINES, NQuadsFiles
+
+    def fill(folder: Path) -> Iterator[Path]:
+        extractions: list[PaperExtraction] = []
+        with _progress(len(papers), "extracting", progress) as advance:
+            if workers > 1 and len(papers) > workers:
+                from graph.parallel import iter_parallel
+
+                for part, paths in iter_parallel(papers, workers=workers,
+                                                 spacy_model=spacy_model,
+                                                 extractors=extractors,
+                                                 static=(str(folder), base)):
+                    extractions.extend(part)
+                    advance(len(part))
+                    yield from map(Path, paths)
+            else:
+                from graph.pipeline import iter_extractions
+
+                with NQuadsFiles(folder, "static", STREAM_FILE_LINES) as out:
+                    for extraction in iter_extractions(
+                        papers, nlp=nlp_loader.load(spacy_model), extractors=extractors
+                    ):
+                        extractions.append(extraction)
+                        out.write(rdf.paper_static_lines(extraction, base=base))
+                        advance(1)
+                        yield from out.take_finished()
+                yield from out.take_finished()
+        resolved = resolve(extractions)
+        del extractions
+        summary.take(resolved)
+        with _progress(len(resolved.extractions), "writing", progress) as advance:
+            yield from write_linked(resolved, folder, base=base, progress=advance)
+
+    return fill
+
+
+def _build_then_load(target, papers: Sequence[Paper], summary: _Summary, out_dir, *,
+                     base: str, workers: int, spacy_model: str, extractors: Sequence[str],
+                     progress: bool) -> tuple[dict, list[Path]]:
+    """A remote store's build: extract and resolve everything, then write and load."""
+    from graph.resolve import resolve
+
+    resolved = resolve(extract(papers, workers=workers, spacy_model=spacy_model,
+                               extractors=extractors, progress=progress))
+    summary.take(resolved)
+    with _progress(len(resolved.extractions), "writing", progress) as advance:
+        def fill(folder: Path) -> list[Path]:
+            return write_nquads(resolved, folder, base=base, workers=workers,
+                                progress=advance)
+
+        return _load_and_export(target, fill, summary, out_dir)
+
+
+def _load_and_export(target, fill: Callable[[Path], Iterable[Path]], summary: _Summary,
+                     out_dir) -> tuple[dict, list[Path]]:
     """Load the files `fill` writes into `target`; count the report and write the exports
     from the loaded graph *before* the store switches to it, and put the exports in place
     after: a failed export leaves the previous store, a failed load the previous exports."""
@@ -226,8 +325,7 @@ def _load_and_export(target, fill: Callable[[Path], list[Path]], reporter, out_d
     result: dict = {}
 
     def before_publish(view) -> None:
-        reporter.count_store(view)
-        result["report"] = reporter.finish(entities=entities, duplicates=duplicates)
+        result["report"] = summary.report(view)
         if out_dir is not None:
             result["pending"] = export.prepare_store_exports(view, out_dir,
                                                              report=result["report"])
@@ -274,27 +372,23 @@ def _build_dask(
     """`--scheduler`: extract on the cluster, resolve here, write N-Quads per partition on the
     cluster into the new store generation, bulk load them."""
     from graph.distributed import connect, extract_dask, write_nquads_dask
-    from graph.report import ReportBuilder
     from graph.resolve import resolve
     from graph.store import open_store
 
+    summary = _Summary(duplicates)
     with connect(scheduler) as client:
         resolved = resolve(extract_dask(papers, scheduler=client, spacy_model=spacy_model,
                                         extractors=extractors))
-        resolved.duplicates = duplicates
-        reporter = ReportBuilder()
-        for key in sorted(resolved.extractions):
-            reporter.add_paper(resolved.extractions[key], resolved.links.get(key, []),
-                               resolved.entities)
+        summary.take(resolved)
         target = open_store(store)
         try:
             report, written = _load_and_export(
                 target,
                 lambda folder: write_nquads_dask(resolved, folder, scheduler=client, base=base),
-                reporter, out_dir, entities=resolved.entities, duplicates=duplicates)
+                summary, out_dir)
             location = target.location
         finally:
             target.close()
-    return BuildResult(papers=report["papers"], entities=len(resolved.entities),
+    return BuildResult(papers=report["papers"], entities=summary.entities,
                        quads=report["quads"], store=location, exports=written, report=report,
                        warnings=warnings)

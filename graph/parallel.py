@@ -36,7 +36,8 @@ CHUNKS_PER_WORKER = 4
 _worker_options: dict[str, object] = {}
 
 
-def _init_worker(spacy_model: str, extractors: tuple[str, ...], batch_size: int) -> None:
+def _init_worker(spacy_model: str, extractors: tuple[str, ...], batch_size: int,
+                 static: tuple[str, str] | None = None) -> None:
     # Two processes each using a multithreaded BLAS on two cores only fight each other.
     try:
         from threadpoolctl import threadpool_limits
@@ -44,19 +45,38 @@ def _init_worker(spacy_model: str, extractors: tuple[str, ...], batch_size: int)
         threadpool_limits(1)
     except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn
         pass
-    _worker_options.update(spacy_model=spacy_model, extractors=extractors, batch_size=batch_size)
+    _worker_options.update(spacy_model=spacy_model, extractors=extractors, batch_size=batch_size,
+                           static=static)
     nlp_loader.load(spacy_model)  # once per process; cached by graph.nlp
 
 
-def _extract_chunk(papers: Sequence[Paper]) -> list[PaperExtraction]:
+def _extract_chunk(job: tuple[Sequence[Paper], str]) -> tuple[list[PaperExtraction], list[str]]:
     from graph.pipeline import extract_papers
 
-    return extract_papers(
+    papers, stem = job
+    extractions = extract_papers(
         papers,
         nlp=nlp_loader.load(_worker_options["spacy_model"]),
         extractors=_worker_options["extractors"],
         batch_size=_worker_options["batch_size"],
     )
+    static = _worker_options["static"]
+    if static is None:
+        return extractions, []
+    return extractions, write_static(extractions, *static, stem=stem)
+
+
+def write_static(extractions: Sequence[PaperExtraction], folder: str | os.PathLike, base: str,
+                 *, stem: str) -> list[str]:
+    """The papers' `graph.rdf.paper_static_lines` as N-Quads files `{folder}/{stem}-NNNN.nq`,
+    written by the process that extracted them, so the parent only has to load them."""
+    from graph.rdf import paper_static_lines
+    from graph.store import STREAM_FILE_LINES, NQuadsFiles
+
+    with NQuadsFiles(folder, stem, STREAM_FILE_LINES) as out:
+        for extraction in extractions:
+            out.write(paper_static_lines(extraction, base=base))
+    return [str(path) for path in out.paths]
 
 
 def chunks(papers: Sequence, workers: int) -> list[Sequence]:
@@ -85,8 +105,12 @@ def iter_parallel(
     spacy_model: str = nlp_loader.DEFAULT_MODEL,
     extractors: Sequence[str] = registry.DEFAULT_EXTRACTORS,
     batch_size: int = 64,
-) -> Iterator[list[PaperExtraction]]:
-    """Yield the extractions chunk by chunk, in input order (for progress reporting)."""
+    static: tuple[str, str] | None = None,
+) -> Iterator[tuple[list[PaperExtraction], list[str]]]:
+    """Yield the extractions chunk by chunk, in input order (for progress reporting).
+
+    With `static` (a folder and a base IRI), each chunk's process also writes the chunk's
+    static RDF into the folder (`write_static`); each chunk comes with those files' paths."""
     if workers < 1:
         raise PaperkgError(f"--workers must be at least 1, not {workers}")
     for name in extractors:
@@ -98,18 +122,22 @@ def iter_parallel(
         from graph.pipeline import extract_papers
 
         nlp = nlp_loader.load(spacy_model)
-        for part in parts:
-            yield extract_papers(part, nlp=nlp, extractors=tuple(extractors),
-                                 batch_size=batch_size)
+        for n, part in enumerate(parts):
+            extractions = extract_papers(part, nlp=nlp, extractors=tuple(extractors),
+                                         batch_size=batch_size)
+            paths = [] if static is None else write_static(extractions, *static,
+                                                           stem=f"static-{n:05d}")
+            yield extractions, paths
         return
     with ProcessPoolExecutor(
         max_workers=min(workers, len(parts)),
         mp_context=_context(),
         initializer=_init_worker,
-        initargs=(spacy_model, tuple(extractors), batch_size),
+        initargs=(spacy_model, tuple(extractors), batch_size, static),
     ) as pool:
         try:
-            yield from pool.map(_extract_chunk, parts)
+            jobs = [(part, f"static-{n:05d}") for n, part in enumerate(parts)]
+            yield from pool.map(_extract_chunk, jobs)
         except BrokenProcessPool as exc:
             # A worker killed from outside (out of memory, most often) takes the pool with it.
             raise PaperkgError(
@@ -131,8 +159,8 @@ def extract_parallel(
     `progress`, if given, is called with the number of papers finished after each chunk.
     """
     results: list[PaperExtraction] = []
-    for part in iter_parallel(papers, workers=workers, spacy_model=spacy_model,
-                              extractors=extractors, batch_size=batch_size):
+    for part, _ in iter_parallel(papers, workers=workers, spacy_model=spacy_model,
+                                 extractors=extractors, batch_size=batch_size):
         results.extend(part)
         if progress is not None:
             progress(len(part))

@@ -551,15 +551,14 @@ def entity_lines(entity: Entity, *, base: str = DEFAULT_BASE) -> list[str]:
 
 
 def _annotation_lines(
-    ann: str, body: str, source: str, start: int, end: int, exact: str, conf: float,
+    ann: str, body: str | None, source: str, start: int, end: int, exact: str, conf: float,
     extractor: str, graph: str,
 ) -> list[str]:
     node, target = f"<{ann}>", f"<{ann}#target>"
     position, quote = f"<{ann}#position>", f"<{ann}#quote>"
     g = f" {graph} .\n"
-    return [
+    lines = [
         f"{node} {_A} {_S_OA_ANNOTATION}{g}",
-        f"{node} {_S_OA_BODY} {body}{g}",
         f"{node} {_S_OA_TARGET} {target}{g}",
         f"{node} {_S_CONFIDENCE} {_nt_confidence(conf)}{g}",
         f"{node} {_S_PROV_GENERATED_BY} {_nt_extractor(extractor)}{g}",
@@ -573,6 +572,9 @@ def _annotation_lines(
         f"{quote} {_A} {_S_OA_QUOTE}{g}",
         f"{quote} {_S_OA_EXACT} {nt_string(exact)}{g}",
     ]
+    if body is not None:  # None: the body is written with the links (LINKED)
+        lines.append(f"{node} {_S_OA_BODY} {body}{g}")
+    return lines
 
 
 def extractor_lines(name: str, *, base: str = DEFAULT_BASE) -> list[str]:
@@ -586,16 +588,29 @@ def extractor_lines(name: str, *, base: str = DEFAULT_BASE) -> list[str]:
     ]
 
 
+#: The two parts of a paper's lines. STATIC needs only the paper's own extraction, so a build
+#: can write and load it while later papers are still being parsed; LINKED names the entities
+#: the resolver chose, which needs the whole corpus. Together they are `paper_lines`.
+STATIC = "static"
+LINKED = "linked"
+_BOTH = frozenset({STATIC, LINKED})
+
+
 def _result_lines(
-    node: str, result: ResultRecord, surfaces: Mapping[tuple[str, str], str], base: str
+    node: str, result: ResultRecord, surfaces: Mapping[tuple[str, str], str] | None, base: str,
+    parts: frozenset[str],
 ) -> list[str]:
-    lines = [
-        f"{node} {_A} {_S_RESULT} .\n",
-        f"{node} {_S_VALUE} {_nt_decimal(result.value)} .\n",
-        f"{node} {_S_SCHEMA_TEXT} {nt_string(result.text)} .\n",
-    ]
-    if result.unit:
-        lines.append(f"{node} {_S_UNIT} {nt_string(result.unit)} .\n")
+    lines = []
+    if STATIC in parts:
+        lines += [
+            f"{node} {_A} {_S_RESULT} .\n",
+            f"{node} {_S_VALUE} {_nt_decimal(result.value)} .\n",
+            f"{node} {_S_SCHEMA_TEXT} {nt_string(result.text)} .\n",
+        ]
+        if result.unit:
+            lines.append(f"{node} {_S_UNIT} {nt_string(result.unit)} .\n")
+    if LINKED not in parts:
+        return lines
     for field, (types, iri_predicate, name_predicate) in RESULT_FIELDS.items():
         surface = getattr(result, field)
         if not surface:
@@ -612,39 +627,44 @@ def _result_lines(
 
 def _claim_lines(
     node: str, mention: Mention, mentions: Sequence[Mention], links: Sequence[str | None],
-    surfaces: Mapping[tuple[str, str], str], base: str, key: str, n: int,
+    surfaces: Mapping[tuple[str, str], str] | None, base: str, key: str, n: int,
+    parts: frozenset[str],
 ) -> list[str]:
-    lines = [
-        f"{node} {_A} {_S_CLAIM} .\n",
-        f"{node} {_A} {_S_SCHEMA_CLAIM} .\n",
-        f"{node} {_S_SCHEMA_TEXT} {nt_string(mention.text)} .\n",
-    ]
-    if mention.claim_kind is not None:
-        try:
-            kind = CLAIM_KIND_IRI[mention.claim_kind]
-        except KeyError:
-            raise ValueError(
-                f"paper {key}: claim kind {mention.claim_kind!r} is not one of "
-                f"{', '.join(CLAIM_KIND_IRI)}"
-            ) from None
-        lines.append(f"{node} {_S_CLAIM_KIND} {_t(kind)} .\n")
-    about = sorted(
-        {
-            ref
-            for other, ref in zip(mentions, links, strict=False)
-            if ref is not None
-            and other.type in ENTITY_TYPES
-            and mention.start <= other.start
-            and other.end <= mention.end
-        }
-    )
-    for ref in about:
-        type_, _, slug = ref.partition("/")
-        lines.append(f"{node} {_S_ABOUT} {nt_iri(entity_iri(base, type_, slug))} .\n")
+    lines = []
+    if STATIC in parts:
+        lines += [
+            f"{node} {_A} {_S_CLAIM} .\n",
+            f"{node} {_A} {_S_SCHEMA_CLAIM} .\n",
+            f"{node} {_S_SCHEMA_TEXT} {nt_string(mention.text)} .\n",
+        ]
+        if mention.claim_kind is not None:
+            try:
+                kind = CLAIM_KIND_IRI[mention.claim_kind]
+            except KeyError:
+                raise ValueError(
+                    f"paper {key}: claim kind {mention.claim_kind!r} is not one of "
+                    f"{', '.join(CLAIM_KIND_IRI)}"
+                ) from None
+            lines.append(f"{node} {_S_CLAIM_KIND} {_t(kind)} .\n")
+    if LINKED in parts:
+        about = sorted(
+            {
+                ref
+                for other, ref in zip(mentions, links, strict=False)
+                if ref is not None
+                and other.type in ENTITY_TYPES
+                and mention.start <= other.start
+                and other.end <= mention.end
+            }
+        )
+        for ref in about:
+            type_, _, slug = ref.partition("/")
+            lines.append(f"{node} {_S_ABOUT} {nt_iri(entity_iri(base, type_, slug))} .\n")
     for m, result in enumerate(mention.results, start=1):
         result_node = nt_iri(result_iri(base, key, n, m))
-        lines.append(f"{node} {_S_HAS_RESULT} {result_node} .\n")
-        lines.extend(_result_lines(result_node, result, surfaces, base))
+        if STATIC in parts:
+            lines.append(f"{node} {_S_HAS_RESULT} {result_node} .\n")
+        lines.extend(_result_lines(result_node, result, surfaces, base, parts))
     return lines
 
 
@@ -657,38 +677,86 @@ def paper_lines(
     venue_title: str | None = None,
 ) -> list[str]:
     """A paper's RDF as N-Quads lines (`paper_quads` parses them), deduplicated."""
+    return _paper_lines(extraction, links, base=base, entities=entities,
+                        venue_title=venue_title, parts=_BOTH)
+
+
+def paper_static_lines(
+    extraction: PaperExtraction, *, base: str = DEFAULT_BASE, venue_title: str | None = None
+) -> list[str]:
+    """The lines of `paper_lines` that need no entity: the paper's metadata, its claims and
+    results, its domains, and every annotation but the `oa:hasBody` of an entity mention.
+
+    It assumes what the resolver guarantees, that every entity mention gets an entity
+    (`paper_linked_lines` checks it)."""
+    return _paper_lines(extraction, None, base=base, venue_title=venue_title,
+                        parts=frozenset({STATIC}))
+
+
+def paper_linked_lines(
+    extraction: PaperExtraction,
+    links: Sequence[str | None],
+    *,
+    base: str = DEFAULT_BASE,
+    entities: Mapping[str, Entity] | None = None,
+) -> list[str]:
+    """The rest of `paper_lines`: the paper's label, its links to entities, the bodies of
+    their annotations, what its claims are about and its results' metrics and datasets."""
+    for mention, ref in zip(extraction.mentions, links, strict=True):
+        if ref is None and mention.type in ENTITY_TYPES:
+            raise ValueError(f"paper {extraction.paper.key}: a {mention.type} mention "
+                             f"({mention.text!r}) has no entity")
+    return _paper_lines(extraction, links, base=base, entities=entities,
+                        parts=frozenset({LINKED}))
+
+
+def _paper_lines(
+    extraction: PaperExtraction,
+    links: Sequence[str | None] | None,
+    *,
+    base: str,
+    parts: frozenset[str],
+    entities: Mapping[str, Entity] | None = None,
+    venue_title: str | None = None,
+) -> list[str]:
     check_base(base)
     paper = extraction.paper
     mentions = extraction.mentions
     key = paper.key
     node = nt_iri(paper_iri(base, key))
     prov = f"<{provenance_graph(base)}>"
-    lines = [
-        f"{node} {_A} {_S_PAPER} .\n",
-        f"{node} {_A} {_S_SCHOLARLY_ARTICLE} .\n",
-        f"{node} {_S_DC_ABSTRACT} {nt_string(paper.abstract)} .\n",
-        f"{node} {_S_DC_IDENTIFIER} {nt_string(key)} .\n",
-        f"{node} {_LABEL} {nt_string(paper_label(extraction, links, entities))} .\n",
-    ]
-    if paper.title and paper.title.strip():
-        lines.append(f"{node} {_S_DC_TITLE} {nt_string(paper.title)} .\n")
-    if paper.year is not None:
-        lines.append(f"{node} {_S_DC_ISSUED} {year(paper.year)} .\n")
-    for author in paper.authors:
-        if author.strip():
-            lines.append(f"{node} {_S_DC_CREATOR} {nt_string(author)} .\n")
-    venue = paper.venue or venue_title
-    if venue:
-        lines.append(f"{node} {_S_SCHEMA_PART_OF} {nt_string(venue)} .\n")
-    for keyword in paper.keywords:
-        if keyword.strip():
-            lines.append(f"{node} {_S_SCHEMA_KEYWORDS} {nt_string(keyword)} .\n")
-    if paper.url:
-        url = nt_string(paper.url)
-        lines.append(f"{node} {_S_SCHEMA_URL} {url}^^{_S_XSD_ANYURI} .\n")
+    static, linked = STATIC in parts, LINKED in parts
+    lines = []
+    if static:
+        lines += [
+            f"{node} {_A} {_S_PAPER} .\n",
+            f"{node} {_A} {_S_SCHOLARLY_ARTICLE} .\n",
+            f"{node} {_S_DC_ABSTRACT} {nt_string(paper.abstract)} .\n",
+            f"{node} {_S_DC_IDENTIFIER} {nt_string(key)} .\n",
+        ]
+        if paper.title and paper.title.strip():
+            lines.append(f"{node} {_S_DC_TITLE} {nt_string(paper.title)} .\n")
+        if paper.year is not None:
+            lines.append(f"{node} {_S_DC_ISSUED} {year(paper.year)} .\n")
+        for author in paper.authors:
+            if author.strip():
+                lines.append(f"{node} {_S_DC_CREATOR} {nt_string(author)} .\n")
+        venue = paper.venue or venue_title
+        if venue:
+            lines.append(f"{node} {_S_SCHEMA_PART_OF} {nt_string(venue)} .\n")
+        for keyword in paper.keywords:
+            if keyword.strip():
+                lines.append(f"{node} {_S_SCHEMA_KEYWORDS} {nt_string(keyword)} .\n")
+        if paper.url:
+            url = nt_string(paper.url)
+            lines.append(f"{node} {_S_SCHEMA_URL} {url}^^{_S_XSD_ANYURI} .\n")
+    surfaces = None
+    if linked:
+        assert links is not None
+        lines.append(f"{node} {_LABEL} {nt_string(paper_label(extraction, links, entities))} .\n")
+        surfaces = _surface_index(mentions, links, entities)
 
     order = _mention_order(mentions)
-    surfaces = _surface_index(mentions, links, entities)
     claim_numbers: dict[int, int] = {}
     for i in order:
         if mentions[i].type == "claim":
@@ -698,34 +766,44 @@ def paper_lines(
     annotation_number = 0
     for i in order:
         mention = mentions[i]
-        ref = links[i] if i < len(links) else None
+        # without links (the static part) every entity mention is taken to have its entity
+        ref = links[i] if links is not None and i < len(links) else None
+        entity_link = False
         if mention.type == "claim":
             n = claim_numbers[i]
             body = nt_iri(claim_iri(base, key, n))
-            lines.append(f"{node} {_S_MAKES_CLAIM} {body} .\n")
-            lines.extend(_claim_lines(body, mention, mentions, links, surfaces, base, key, n))
+            if static:
+                lines.append(f"{node} {_S_MAKES_CLAIM} {body} .\n")
+            lines.extend(_claim_lines(body, mention, mentions, links or (), surfaces, base, key,
+                                      n, parts))
         elif mention.type == "domain":
             body = nt_iri(entity_iri(base, "domain", _domain_slug(mention)))
-            lines.append(f"{node} {_S_IN_DOMAIN} {body} .\n")
-        elif ref is not None:
-            type_, _, slug = ref.partition("/")
-            body = nt_iri(entity_iri(base, type_, slug))
-            predicate = PROPOSES if mention.proposed else LINK_PREDICATE.get(type_)
-            if predicate is None:
-                raise ValueError(f"paper {key}: link {ref!r} has an unknown entity type")
-            lines.append(f"{node} {_t(predicate)} {body} .\n")
+            if static:
+                lines.append(f"{node} {_S_IN_DOMAIN} {body} .\n")
+        elif links is None or ref is not None:
+            entity_link, body = True, ""
+            if ref is not None:
+                type_, _, slug = ref.partition("/")
+                body = nt_iri(entity_iri(base, type_, slug))
+                predicate = PROPOSES if mention.proposed else LINK_PREDICATE.get(type_)
+                if predicate is None:
+                    raise ValueError(f"paper {key}: link {ref!r} has an unknown entity type")
+                lines.append(f"{node} {_t(predicate)} {body} .\n")
         else:
             continue
         annotation_number += 1
         ann = annotation_iri(base, key, annotation_number)
         extractors.add(mention.extractor)
-        lines.extend(
-            _annotation_lines(
-                ann, body, node, mention.start, mention.end, mention.text,
-                mention.confidence, mention.extractor, prov,
+        if static:
+            lines.extend(
+                _annotation_lines(
+                    ann, None if entity_link else body, node, mention.start, mention.end,
+                    mention.text, mention.confidence, mention.extractor, prov,
+                )
             )
-        )
-        if mention.type == "claim":
+        if linked and entity_link:
+            lines.append(f"<{ann}> {_S_OA_BODY} {body} {prov} .\n")
+        if static and mention.type == "claim":
             n = claim_numbers[i]
             for m, result in enumerate(mention.results, start=1):
                 lines.extend(
@@ -736,8 +814,9 @@ def paper_lines(
                         mention.confidence, mention.extractor, prov,
                     )
                 )
-    for name in sorted(extractors):
-        lines.extend(extractor_lines(name, base=base))
+    if static:
+        for name in sorted(extractors):
+            lines.extend(extractor_lines(name, base=base))
     return list(dict.fromkeys(lines))
 
 

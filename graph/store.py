@@ -23,8 +23,10 @@ import errno
 import fcntl
 import os
 import re
+import queue
 import shutil
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -105,6 +107,10 @@ class Store(Protocol):
 #: million quads per thread) in memory, ~2 GB at 6.6M quads in one file; files of this size,
 #: each its own bulk load, keep it near 300 MB and load as fast (bench/README.md).
 LOAD_FILE_LINES = 250_000
+#: Lines per file of the part of a build loaded while later papers are still being parsed:
+#: smaller, so the load starts early and little is left when the parsing ends, and as cheap to
+#: load (bench/README.md).
+STREAM_FILE_LINES = 100_000
 
 
 class NQuadsFiles:
@@ -119,6 +125,7 @@ class NQuadsFiles:
         self.paths: list[Path] = []
         self._out: IO[str] | None = None
         self._lines = 0
+        self._taken = 0
 
     def write(self, lines: Sequence[str]) -> None:
         start = 0
@@ -138,6 +145,12 @@ class NQuadsFiles:
         self._out = open(path, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
         self.paths.append(path)
         self._lines = 0
+
+    def take_finished(self) -> list[Path]:
+        """The files completed since the last call, ready to load while writing goes on."""
+        done = len(self.paths) - (self._out is not None)
+        finished, self._taken = self.paths[self._taken : done], max(self._taken, done)
+        return finished
 
     def close(self) -> list[Path]:
         if self._out is not None:
@@ -169,6 +182,54 @@ def open_store(location: str | None = None, *, read_only: bool = False) -> Store
 
 def _graph_term(name: str) -> NamedNode | DefaultGraph:
     return DefaultGraph() if name == DEFAULT_GRAPH else NamedNode(name)
+
+
+def _bulk_load(db: pyoxigraph.Store, item: bytes | str | os.PathLike, location: str) -> None:
+    try:
+        if isinstance(item, bytes):
+            db.bulk_load(item, format=RdfFormat.N_QUADS)
+        else:
+            db.bulk_load(path=os.fspath(item), format=RdfFormat.N_QUADS)
+    except SyntaxError as exc:
+        raise StoreError(f"cannot load N-Quads into the store at {location}: {exc}") from None
+
+
+def _load_while_writing(db: pyoxigraph.Store, files: Iterable[Path], location: str) -> None:
+    """Bulk load each file `files` yields, and delete it, on a second thread: Oxigraph releases
+    the GIL while it loads, so a generator that parses and writes (a build) keeps going on the
+    other core. The thread starts with the first file, so a generator can still fork worker
+    processes before that. The first error of either side stops both and is raised here."""
+    pending: queue.Queue[Path | None] = queue.Queue(maxsize=8)
+    failed: list[BaseException] = []
+
+    def loader() -> None:
+        while (path := pending.get()) is not None:
+            if failed:
+                continue
+            try:
+                _bulk_load(db, path, location)
+                os.unlink(path)
+            except BaseException as exc:  # noqa: BLE001 - handed to the writing thread
+                failed.append(exc)
+
+    thread: threading.Thread | None = None
+    try:
+        for path in files:
+            if failed:
+                break
+            if thread is None:
+                thread = threading.Thread(target=loader, name="paperkg-load", daemon=True)
+                thread.start()
+            pending.put(path)
+    finally:
+        close = getattr(files, "close", None)
+        if close is not None:  # a generator left early: let it clean up (its worker pool)
+            close()
+        if thread is not None:
+            pending.put(None)
+            thread.join()
+    if failed:
+        raise failed[0]
 
 
 def _error(path: str | os.PathLike, action: str, exc: BaseException) -> StoreError:
@@ -427,7 +488,9 @@ class EmbeddedStore:
         N-Quads files into the folder it is given and returns their paths: on disk that folder
         is the new generation itself, so the text never needs to be held in memory, and the
         files go once they are loaded (or with the generation, if the load fails). Files are
-        bulk loaded by Oxigraph, parsed and indexed without a Python object per quad.
+        bulk loaded by Oxigraph, parsed and indexed without a Python object per quad; the files
+        of a function are loaded on a second thread as it yields them, so a function that is
+        a generator goes on working while they load.
         """
         def load(db: pyoxigraph.Store, folder: Path | None) -> None:
             staged: list[Path] = []
@@ -436,21 +499,10 @@ class EmbeddedStore:
                     if folder is None:
                         folder = Path(tempfile.mkdtemp(prefix="paperkg-load-"))
                         staged.append(folder)
-                    items: Iterable = source(folder)
+                    _load_while_writing(db, source(folder), self.location)
                 else:
-                    items = source
-                for item in items:
-                    try:
-                        if isinstance(item, bytes):
-                            db.bulk_load(item, format=RdfFormat.N_QUADS)
-                        else:
-                            db.bulk_load(path=os.fspath(item), format=RdfFormat.N_QUADS)
-                            if callable(source):
-                                os.unlink(item)
-                    except SyntaxError as exc:
-                        raise StoreError(
-                            f"cannot load N-Quads into the store at {self.location}: {exc}"
-                        ) from None
+                    for item in source:
+                        _bulk_load(db, item, self.location)
             finally:
                 for path in staged:
                     shutil.rmtree(path, ignore_errors=True)

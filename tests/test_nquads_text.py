@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 from decimal import Decimal
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pyoxigraph import Literal, RdfFormat, parse
@@ -108,3 +109,35 @@ def test_records_are_slotted_and_still_replaceable():
     mention = Mention("method", "x", 0, 1, "methods.v1", 0.5)
     assert not hasattr(mention, "__dict__")
     assert dataclasses.replace(mention, text="y").text == "y"
+
+
+def test_static_and_linked_parts_make_up_the_paper_lines():
+    # the resolver gives every entity mention its entity, as the static part assumes
+    for corpus in (resolve(list(make_corpus().extractions.values())), resolve(five_papers())):
+        for key, extraction in corpus.extractions.items():
+            links = corpus.links[key]
+            whole = set(rdf.paper_lines(extraction, links, entities=corpus.entities,
+                                        venue_title="A Venue"))
+            static = set(rdf.paper_static_lines(extraction, venue_title="A Venue"))
+            linked = set(rdf.paper_linked_lines(extraction, links, entities=corpus.entities))
+            assert static | linked == whole
+            assert not static & linked
+            # the static part names no entity: it can be written before the resolver runs
+            entity_iris = {f"<{rdf.entity_iri(rdf.DEFAULT_BASE, *ref.split('/'))}>"
+                           for ref in links if ref is not None}
+            assert entity_iris
+            assert not any(iri in line for line in static for iri in entity_iris)
+            assert any(iri in line for line in linked for iri in entity_iris)
+
+
+def test_linked_part_refuses_an_entity_mention_without_entity():
+    corpus = resolve(list(make_corpus().extractions.values()))
+    key, extraction = next(
+        (k, e) for k, e in corpus.extractions.items()
+        if any(m.type == "method" for m in e.mentions)
+    )
+    links = list(corpus.links[key])
+    i = next(i for i, m in enumerate(extraction.mentions) if m.type == "method")
+    links[i] = None
+    with pytest.raises(ValueError, match=f"paper {key}: a method mention"):
+        rdf.paper_linked_lines(extraction, links, entities=corpus.entities)

@@ -438,6 +438,72 @@ def test_bad_nquads_is_a_store_error_and_keeps_the_store(tmp_path, quads):
     store.close()
 
 
+def test_files_a_generator_yields_load_on_a_second_thread_as_it_goes(tmp_path, quads,
+                                                                    monkeypatch):
+    import threading
+
+    import graph.store as store_module
+
+    loaded: list[tuple[str, str]] = []
+    first_loaded = threading.Event()
+    real_load = store_module._bulk_load
+
+    def recording_load(db, item, location):
+        real_load(db, item, location)
+        loaded.append((Path(item).name, threading.current_thread().name))
+        first_loaded.set()
+
+    monkeypatch.setattr(store_module, "_bulk_load", recording_load)
+    store = open_store(str(tmp_path / "store"))
+
+    def fill(folder: Path):
+        for n, part in enumerate((quads[:40], quads[40:80], quads[80:])):
+            path = folder / f"part-{n}.nq"
+            path.write_bytes(nquads(part))
+            yield path
+            if n == 0:
+                # the first file is loaded while this generator still has work to do
+                assert first_loaded.wait(10)
+                assert loaded == [("part-0.nq", "paperkg-load")]
+
+    assert store.replace_all_nquads(fill) == len(quads)
+    assert loaded == [(f"part-{n}.nq", "paperkg-load") for n in range(3)]
+    assert set(store.quads()) == set(quads)
+    store.close()
+
+
+@pytest.mark.parametrize("failure", ["writer", "loader"])
+def test_a_failure_on_either_side_of_a_streamed_load_keeps_the_store(tmp_path, quads, failure):
+    store = open_store(str(tmp_path / "store"))
+    store.replace_all(quads)
+    generation = store.generation()
+    folders = set((tmp_path / "store.d").iterdir())
+    closed = []
+
+    def fill(folder: Path):
+        try:
+            (folder / "a.nq").write_bytes(nquads(quads[:5]))
+            yield folder / "a.nq"
+            if failure == "writer":
+                raise RuntimeError("the extractor broke")
+            (folder / "b.nq").write_bytes(b"<not an iri> <p> <o> .\n")
+            yield folder / "b.nq"
+            for n in range(100):  # the loader's error stops the writer early
+                (folder / f"c{n}.nq").write_bytes(nquads(quads[:1]))
+                yield folder / f"c{n}.nq"
+        finally:
+            closed.append(True)
+
+    expected = (RuntimeError, "extractor broke") if failure == "writer" else (StoreError, "line")
+    with pytest.raises(expected[0], match=expected[1]):
+        store.replace_all_nquads(fill)
+    assert closed == [True]
+    assert store.generation() == generation
+    assert set(store.quads()) == set(quads)
+    assert set((tmp_path / "store.d").iterdir()) == folders
+    store.close()
+
+
 def test_update_is_one_new_generation(tmp_path, quads):
     store = open_store(str(tmp_path / "store"))
     store.replace_all(quads)
@@ -460,7 +526,12 @@ def test_nquads_files_roll_over_at_the_line_limit(tmp_path, quads):
     lines = [f"{q} .\n" for q in quads[:25]]
     with NQuadsFiles(tmp_path, "part", lines_per_file=10) as out:
         out.write(lines[:3])
+        assert out.take_finished() == []
         out.write(lines[3:])
+        # two files are full; the third is still open
+        assert [p.name for p in out.take_finished()] == ["part-0000.nq", "part-0001.nq"]
+        assert out.take_finished() == []
+    assert [p.name for p in out.take_finished()] == ["part-0002.nq"]
     assert [p.name for p in out.paths] == ["part-0000.nq", "part-0001.nq", "part-0002.nq"]
     assert [len(p.read_text().splitlines()) for p in out.paths] == [10, 10, 5]
     store = open_store(":memory:")

@@ -2,7 +2,7 @@
 
 It imports the build code but never opens a store (an open RocksDB leaves thread pools a forked
 child cannot use), then, for every line "K CORPUS STORE OUT" on stdin, forks a child that runs
-`graph.build.build` with the pickled extractions and SIGKILLs itself at its K-th file
+`graph.build.build` with the pickled extractions (in place of the parse) and SIGKILLs itself at its K-th file
 operation (0: never), and answers "killed K", or "done" and the names of the operations it
 made, or "error ..." on stdout.
 """
@@ -35,7 +35,12 @@ def child(k: int, corpus: str, store: str, out: str, extractions, answer: int) -
 
     for name in KILL_POINTS:
         setattr(os, name, counted(getattr(os, name)))
+    import graph.nlp
+    import graph.pipeline
+
     build_module.extract = lambda papers, **_: extractions
+    graph.pipeline.iter_extractions = lambda papers, **_: iter(extractions)
+    graph.nlp.load = lambda *_, **__: None  # nothing is parsed
     try:
         build_module.build([corpus], out_dir=out, store=store)
         os.write(answer, f"done {' '.join(calls)}".encode())
