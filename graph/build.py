@@ -4,14 +4,17 @@ Nothing is replaced until everything before it succeeded: a bad input stops the 
 the store is touched, the store switches to the new graph atomically, and exports are
 serialized in full before any file is replaced.
 
-The graph is streamed, never held as quads: after the resolver (the one step that needs every
-mention at once), each paper's quads are written as N-Quads text into the new store
-generation's folder, by `--workers` processes when there are several, and the paper's records
-are dropped; Oxigraph bulk loads the files; the report is counted in the loaded graph and the
-exports are dumped from it and sorted on disk (graph.export.prepare_store_exports), all before
-the store switches to it, so a failed export keeps the previous store; the export files are
-renamed into place after the switch. The bytes are those of `graph.rdf.corpus_quads` written
-by `graph.export.write_exports`.
+The graph is streamed, never held as quads. Into an embedded store: each paper's static RDF
+(`graph.rdf.paper_static_lines`: everything that names no entity) is written as N-Quads text
+into the new store generation's folder as soon as the paper is extracted (by the worker
+process that extracted it under `--workers`), and Oxigraph bulk loads those files on a second
+thread while later papers are parsed. After the resolver (the one step that needs every
+mention at once) come the corpus-level lines and each paper's linked lines, and each paper's
+records are dropped once written. The report is counted in the loaded graph and the exports
+are dumped from it and sorted on disk (graph.export.prepare_store_exports), all before the
+store switches to it, so a failed export keeps the previous store; the export files are
+renamed into place after the switch. A remote store gets the same lines after the resolver.
+The bytes are those of `graph.rdf.corpus_quads` written by `graph.export.write_exports`.
 """
 
 from __future__ import annotations

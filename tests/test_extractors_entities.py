@@ -336,3 +336,31 @@ def test_a_name_followed_by_its_kind_word_keeps_the_longer_wording_as_an_alias(n
     mentions = run(nlp, "We report results on the ImageNet dataset and find it hard.")
     found = {(m.type, m.text): m for m in mentions}
     assert found[("dataset", "ImageNet")].aliases == ("ImageNet dataset",)
+
+
+def test_a_known_name_with_its_kind_word_after_it_keeps_that_wording(nlp):
+    # the parser splits "question answering task" into two chunks; the alias is read off
+    # the words
+    mentions = run(nlp, "We train a convolutional neural network architecture and report "
+                        "results on the question answering task.")
+    found = {(m.type, m.text): m for m in mentions}
+    assert found[("method", "convolutional neural network")].aliases == (
+        "convolutional neural network architecture",)
+    assert found[("task", "question answering")].aliases == ("question answering task",)
+    # a kind word of another kind is not taken: a "translation model" is not the task
+    mentions = run(nlp, "We compare machine translation models on long documents.")
+    assert all("machine translation model" not in m.aliases for m in mentions)
+
+
+def test_a_name_with_the_year_of_its_edition_is_one_dataset(nlp):
+    mentions = run(nlp, "Our detector is evaluated on ICDAR 2015 and PASCAL VOC 2012, where it "
+                        "beats prior work.")
+    datasets = {m.text for m in mentions if m.type == "dataset"}
+    assert datasets == {"ICDAR 2015", "PASCAL VOC 2012"}
+
+
+def test_a_narrower_task_beats_the_known_task_inside_it(nlp):
+    tasks = {m.text for m in run(nlp, "We study semantic image segmentation for autonomous "
+                                      "driving.") if m.type == "task"}
+    assert "semantic image segmentation" in tasks
+    assert "image segmentation" not in tasks

@@ -454,6 +454,7 @@ def _combine(strengths: list[float]) -> float:
 
 
 _VARIANT_STOP_POS = frozenset({"PRON", "NUM"})
+_COMPARATIVE_TAGS = frozenset({"JJR", "JJS", "RBR", "RBS"})
 
 
 def _names_a_variant(d: _Draft, known: list[tuple[int, int]]) -> bool:
@@ -465,6 +466,7 @@ def _names_a_variant(d: _Draft, known: list[tuple[int, int]]) -> bool:
             heads = classify.HEADS
             return not any(
                 t.pos[k] in _VARIANT_STOP_POS
+                or t.tag[k] in _COMPARATIVE_TAGS  # "stronger data augmentation"
                 or (t.is_lower[k] and (t.pos[k] == "NOUN" or t.lemma[k] in heads))
                 for k in range(d.start, hit_start)
             )
@@ -472,6 +474,18 @@ def _names_a_variant(d: _Draft, known: list[tuple[int, int]]) -> bool:
 
 
 _CORPUS_WORDS = frozenset({"corpus", "treebank"})
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+#: The words that say what kind of entity the name before them is: "the Transformer
+#: architecture", "the sentiment analysis task". The wording is kept as an alias of a known
+#: name of that kind.
+_KIND_WORDS = {
+    "method": frozenset("approach method technique framework algorithm architecture network "
+                        "model scheme strategy module procedure".split()),
+    "model": frozenset("model checkpoint architecture network".split()),
+    "task": frozenset("task problem challenge".split()),
+    "dataset": frozenset("dataset benchmark corpus treebank".split()),
+    "metric": frozenset("metric measure score".split()),
+}
 
 
 def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
@@ -502,6 +516,14 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
         d.lexicon_type = d.lexicon_type or hit.type
         if hit.name != text:
             d.label = hit.name
+
+    # "the Transformer architecture", "the sentiment analysis task": a known name with the
+    # word for its kind after it keeps that wording as an alias (read off the words, not the
+    # noun chunks, which the parser often breaks inside such names)
+    for (start, end), d in drafts.items():
+        kinds = _KIND_WORDS.get(d.lexicon_type, ())
+        if end < t.n and t.pos[end] in ("NOUN", "PROPN") and t.lemma_lower[end] in kinds:
+            d.surface.append(t.span_text(start, end + 1))
 
     # 2. acronym definitions and later uses of the acronym
     pairs = acronyms.find_pairs(doc)
@@ -576,6 +598,21 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
             if start <= hit.span.start and hit.span.end <= end and len(hit.span) < end - start:
                 d.add({hit.type: _LEXICON_STRENGTH})
                 d.sources.add("lexicon-variant")
+
+    # 5. a name and the year of its edition: "ICDAR 2015", "PASCAL VOC 2012", "WMT 2014"
+    for (start, end), d in list(drafts.items()):
+        if (
+            end < t.n
+            and _YEAR.match(t.text[end])
+            and start <= t.head[end] < end
+            and ("lexicon" in d.sources or name_shaped(d.text))
+        ):
+            edition = draft(start, end + 1)
+            edition.sources |= d.sources - {"lexicon"}
+            edition.sources.add("lexicon-variant" if "lexicon" in d.sources else "name")
+            for etype, vals in d.evidence.items():
+                edition.add({etype: max(vals)})
+            edition.lexicon_type = d.lexicon_type
 
     d_list = [d for _, d in sorted(drafts.items())]
     known = [(h.span.start, h.span.end) for h in hits]
@@ -744,6 +781,10 @@ def _tier(c: Candidate) -> int:
     # the name a paper gives its contribution beats the known name inside it
     # ("Gumbel Tree-LSTM" over "Tree-LSTM", "Deep Gaussian Mixture Model" over "Gaussian ...")
     if c.proposed and "named-variant" in c.sources:
+        return 3
+    # "Semantic image segmentation", "weakly supervised object detection": the narrower task
+    # is the one the paper works on
+    if c.type == "task" and "named-variant" in c.sources:
         return 3
     return max(_TIERS[s] for s in c.sources)
 
