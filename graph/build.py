@@ -267,7 +267,12 @@ def _streamed_fill(
     from graph.resolve import resolve
     from graph.store import STREAM_FILE_LINES, NQuadsFiles
 
+    todo = [papers]
+
     def fill(folder: Path) -> Iterator[Path]:
+        # The papers are let go once parsed: the resolver and the rest need only the
+        # extractions' linking parts (`graph.rdf.linking_part`).
+        papers = todo.pop()
         extractions: list[PaperExtraction] = []
         with _progress(len(papers), "extracting", progress) as advance:
             if workers > 1 and len(papers) > workers:
@@ -277,7 +282,8 @@ def _streamed_fill(
                                                  spacy_model=spacy_model,
                                                  extractors=extractors,
                                                  static=(str(folder), base)):
-                    extractions.extend(part)
+                    # again here: the names each chunk brings are interned in this process
+                    extractions.extend(map(rdf.linking_part, part))
                     advance(len(part))
                     yield from map(Path, paths)
             else:
@@ -287,11 +293,12 @@ def _streamed_fill(
                     for extraction in iter_extractions(
                         papers, nlp=nlp_loader.load(spacy_model), extractors=extractors
                     ):
-                        extractions.append(extraction)
                         out.write(rdf.paper_static_lines(extraction, base=base))
+                        extractions.append(rdf.linking_part(extraction))
                         advance(1)
                         yield from out.take_finished()
                 yield from out.take_finished()
+        del papers
         resolved = resolve(extractions)
         del extractions
         summary.take(resolved)

@@ -206,21 +206,21 @@ def _prune_domains(domains: dict[str, list[Quad]], base: str) -> list[str]:
     return operations
 
 
-def change_update(delete: Sequence[Quad], insert: Sequence[Quad], touched: Iterable[str],
+def change_update(delete: Sequence[Quad], insert: Sequence[Quad], deltas: dict[str, int],
                   *, base: str) -> str:
-    """One SPARQL Update request: delete, insert, recount support of `touched` entities,
-    remove entities and domain nodes no paper links any more."""
-    from graph.store import data_block, recount_support
+    """One SPARQL Update request: delete, insert, move the support of entities by `deltas`
+    (`graph.store.support_deltas`), remove entities and domain nodes no paper links any more."""
+    from graph.store import adjust_support, data_block
 
-    touched = sorted(set(touched))
     domain_prefix = entity_iri(base, "domain", "")
-    domains = [iri[len(domain_prefix):] for iri in touched if iri.startswith(domain_prefix)]
+    domains = sorted(iri[len(domain_prefix):] for iri, delta in deltas.items()
+                     if delta < 0 and iri.startswith(domain_prefix))
     operations = []
     if delete:
         operations.append(f"DELETE DATA {{\n{data_block(delete)}\n}}")
     if insert:
         operations.append(f"INSERT DATA {{\n{data_block(insert)}\n}}")
-    operations.extend(recount_support(touched))
+    operations.extend(adjust_support(deltas))
     operations.extend(_prune_domains(_domain_only_quads(domains, base), base))
     operations.extend(_prune_extractors(delete))
     return " ;\n".join(operations)
@@ -248,15 +248,6 @@ def apply_update(store: Any, sparql: str) -> None:
     if run is None:
         raise StoreError(f"the store at {store.location} cannot run updates")
     run(sparql)
-
-
-def _links_of(quads: Iterable[Quad], paper: str) -> set[str]:
-    from graph.store import LINK_IRIS
-
-    return {
-        q.object.value for q in quads
-        if q.subject.value == paper and q.predicate.value in LINK_IRIS
-    }
 
 
 # -- the operations ---------------------------------------------------------------------------
@@ -287,6 +278,7 @@ def add_papers(
     """
     from graph.rdf import entity_quads, paper_quads, taxonomy_quads
     from graph.resolve import resolve
+    from graph.store import links_of, support_deltas
     from graph.store_remote import owned_quads
 
     base = base or store_base(store)
@@ -313,11 +305,12 @@ def add_papers(
     resolved = resolve(extractions, known=known)
 
     delete: list[Quad] = []
-    touched: set[str] = set()
+    before: dict[str, set[str]] = {}
+    after: dict[str, set[str]] = {}
     for key in result.replaced:
         old = owned_quads(store, paper_iri(base, key))
         delete.extend(old)
-        touched |= _links_of(old, paper_iri(base, key))
+        before[key] = links_of(old, paper_iri(base, key))
 
     insert: dict[Quad, None] = {}
     for extraction in extractions:
@@ -325,7 +318,7 @@ def add_papers(
         quads = paper_quads(extraction, resolved.links.get(key, []), base=base,
                             entities=resolved.entities)
         insert.update(dict.fromkeys(quads))
-        touched |= _links_of(quads, paper_iri(base, key))
+        after[key] = links_of(quads, paper_iri(base, key))
     linked = {ref for links in resolved.links.values() for ref in links if ref is not None}
     for ref in sorted(linked):
         if ref not in known:
@@ -343,7 +336,8 @@ def add_papers(
     # A quad deleted and inserted again (an unchanged part of a replaced paper) just stays.
     deleted = [q for q in dict.fromkeys(delete) if q not in insert]
     inserted = list(insert)
-    apply_update(store, change_update(deleted, inserted, touched, base=base))
+    apply_update(store, change_update(deleted, inserted, support_deltas(before, after),
+                                      base=base))
     result.quads_inserted = len(inserted)
     result.quads_deleted = len(deleted)
     return result
@@ -352,6 +346,7 @@ def add_papers(
 def remove_paper(store: Any, key: str, *, base: str | None = None) -> bool:
     """Remove a paper's facts and provenance; recount its entities' support and drop the ones
     (and the domain nodes) no other paper links. False if the store has no such paper."""
+    from graph.store import links_of, support_deltas
     from graph.store_remote import owned_quads
 
     base = base or store_base(store)
@@ -359,7 +354,8 @@ def remove_paper(store: Any, key: str, *, base: str | None = None) -> bool:
     old = owned_quads(store, iri)
     if not any(q.subject.value == iri for q in old):
         return False
-    apply_update(store, change_update(old, [], _links_of(old, iri), base=base))
+    deltas = support_deltas({iri: links_of(old, iri)}, {})
+    apply_update(store, change_update(old, [], deltas, base=base))
     return True
 
 

@@ -63,7 +63,17 @@ def _extract_chunk(job: tuple[Sequence[Paper], str]) -> tuple[list[PaperExtracti
     static = _worker_options["static"]
     if static is None:
         return extractions, []
-    return extractions, write_static(extractions, *static, stem=stem)
+    return _written_static(extractions, static, stem)
+
+
+def _written_static(extractions: list[PaperExtraction], static: tuple[str, str],
+                    stem: str) -> tuple[list[PaperExtraction], list[str]]:
+    """Write the static RDF; what goes back is only what the linking still needs (less to
+    pickle, and less for the parent to hold until the resolver runs)."""
+    from graph.rdf import linking_part
+
+    paths = write_static(extractions, *static, stem=stem)
+    return [linking_part(extraction) for extraction in extractions], paths
 
 
 def write_static(extractions: Sequence[PaperExtraction], folder: str | os.PathLike, base: str,
@@ -125,9 +135,10 @@ def iter_parallel(
         for n, part in enumerate(parts):
             extractions = extract_papers(part, nlp=nlp, extractors=tuple(extractors),
                                          batch_size=batch_size)
-            paths = [] if static is None else write_static(extractions, *static,
-                                                           stem=f"static-{n:05d}")
-            yield extractions, paths
+            if static is None:
+                yield extractions, []
+            else:
+                yield _written_static(extractions, static, f"static-{n:05d}")
         return
     with ProcessPoolExecutor(
         max_workers=min(workers, len(parts)),

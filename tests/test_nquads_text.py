@@ -141,3 +141,34 @@ def test_linked_part_refuses_an_entity_mention_without_entity():
     links[i] = None
     with pytest.raises(ValueError, match=f"paper {key}: a method mention"):
         rdf.paper_linked_lines(extraction, links, entities=corpus.entities)
+
+
+def _untitled(extractions):
+    return [PaperExtraction(paper=dataclasses.replace(e.paper, title=None), mentions=e.mentions)
+            for e in extractions]
+
+
+def test_linking_parts_resolve_and_link_as_the_whole_extractions():
+    for extractions in (list(make_corpus().extractions.values()), five_papers(),
+                        _untitled(five_papers())):
+        whole = resolve(extractions)
+        parts = [rdf.linking_part(e) for e in extractions]
+        kept = resolve(parts)
+        assert kept.links == whole.links
+        assert kept.entities == whole.entities
+        assert set(rdf.corpus_level_lines(kept)) == set(rdf.corpus_level_lines(whole))
+        for part in parts:
+            key = part.paper.key
+            assert (rdf.paper_linked_lines(part, kept.links[key], entities=kept.entities)
+                    == rdf.paper_linked_lines(whole.extractions[key], whole.links[key],
+                                              entities=whole.entities))
+            # what the static lines already hold is let go
+            assert len(part.paper.abstract.split()) <= rdf.LABEL_WORDS + 1
+            assert not part.paper.authors and part.paper.year is None
+            assert all(m.text == "" for m in part.mentions if m.type in ("claim", "domain"))
+
+
+def test_the_linking_part_of_a_linking_part_is_the_same():
+    for extraction in five_papers():
+        part = rdf.linking_part(extraction)
+        assert rdf.linking_part(part) == part

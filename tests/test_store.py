@@ -537,3 +537,30 @@ def test_nquads_files_roll_over_at_the_line_limit(tmp_path, quads):
     store = open_store(":memory:")
     assert store.replace_all_nquads(out.paths) == 25
     assert set(store.quads()) == set(quads[:25])
+
+
+def test_support_deltas_count_papers_not_links():
+    from graph.store import support_deltas
+
+    before = {"a": {"x", "y"}}
+    after = {"a": {"y", "z"}, "b": {"z"}}
+    assert support_deltas(before, after) == {"x": -1, "z": 2}
+    assert support_deltas(after, after) == {}
+
+
+def test_adjust_support_moves_the_stored_counts():
+    import pyoxigraph
+
+    from graph.store import adjust_support
+
+    support = NamedNode(PKG + "support")
+    xsd_integer = NamedNode("http://www.w3.org/2001/XMLSchema#integer")
+    popular, domain, fresh = (NamedNode(f"{BASE}{name}")
+                              for name in ("method/popular", "domain/vision", "task/fresh"))
+    db = pyoxigraph.Store()
+    db.add(Quad(popular, support, Literal("3", datatype=xsd_integer), DefaultGraph()))
+    db.add(Quad(domain, support, Literal("1", datatype=xsd_integer), DefaultGraph()))
+    for operation in adjust_support({popular.value: 2, domain.value: -1, fresh.value: 1}):
+        db.update(operation)
+    assert {(q.subject, q.object.value) for q in db.quads_for_pattern(None, support, None)} == {
+        (popular, "5"), (fresh, "1")}  # the domain with no paper left keeps no count
