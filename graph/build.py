@@ -278,10 +278,10 @@ def _streamed_fill(
             if workers > 1 and len(papers) > workers:
                 from graph.parallel import iter_parallel
 
-                for part, paths in iter_parallel(papers, workers=workers,
-                                                 spacy_model=spacy_model,
-                                                 extractors=extractors,
-                                                 static=(str(folder), base)):
+                chunks = iter_parallel(papers, workers=workers, spacy_model=spacy_model,
+                                       extractors=extractors, static=(str(folder), base))
+                del papers  # the generator lets each chunk's papers go once it is back
+                for part, paths in chunks:
                     # again here: the names each chunk brings are interned in this process
                     extractions.extend(map(rdf.linking_part, part))
                     advance(len(part))
@@ -298,7 +298,7 @@ def _streamed_fill(
                         advance(1)
                         yield from out.take_finished()
                 yield from out.take_finished()
-        del papers
+                del papers
         resolved = resolve(extractions)
         del extractions
         summary.take(resolved)

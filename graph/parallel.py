@@ -148,7 +148,12 @@ def iter_parallel(
     ) as pool:
         try:
             jobs = [(part, f"static-{n:05d}") for n, part in enumerate(parts)]
-            yield from pool.map(_extract_chunk, jobs)
+            # Once submitted, each chunk's papers are held by its pending job alone, and let go
+            # when it is back (if the caller holds no other reference to them).
+            del papers, parts
+            results = pool.map(_extract_chunk, jobs)
+            del jobs
+            yield from results
         except BrokenProcessPool as exc:
             # A worker killed from outside (out of memory, most often) takes the pool with it.
             raise PaperkgError(
