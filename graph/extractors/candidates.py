@@ -703,6 +703,10 @@ def _unmatched(text: str) -> int | None:
     return stack[0] if stack else None
 
 
+# "3D", "6DoF", "2nd": how many dimensions or which one, a modifier of a name, never one
+_MODIFIER = re.compile(r"^\d+(?:\.\d+)?-?(?:D|DoF|th|st|nd|rd)$")
+
+
 def tidy(c: Candidate) -> Candidate | None:
     """The candidate with no unbalanced bracket in its span ("SDP)" -> "SDP", "residue (binding
     site" -> "residue") and its label free of TeX residue; None when nothing is left."""
@@ -717,7 +721,7 @@ def tidy(c: Candidate) -> Candidate | None:
         lead = len(text) - len(text.lstrip(" ,;:-"))
         start += lead
         text = text.strip(" ,;:-")
-    if len(text) < 2 or not any(ch.isalnum() for ch in text):
+    if len(text) < 2 or not any(ch.isalnum() for ch in text) or _MODIFIER.match(text):
         return None
     label = clean_label(c.label or text)
     label = None if label == text else label
