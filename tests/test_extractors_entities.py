@@ -364,3 +364,11 @@ def test_a_narrower_task_beats_the_known_task_inside_it(nlp):
                                       "driving.") if m.type == "task"}
     assert "semantic image segmentation" in tasks
     assert "image segmentation" not in tasks
+
+
+def test_a_dimension_count_is_not_a_name(nlp):
+    mentions = run(nlp, "We present PointFusion, a generic 3D object detection method that "
+                        "regresses 6DoF poses.")
+    texts = {m.text for m in mentions}
+    assert "PointFusion" in texts
+    assert not texts & {"3D", "6DoF"}
