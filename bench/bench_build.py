@@ -10,7 +10,8 @@ faster rebuild than the serial one, so the add's ratio is, again, a lower bound)
 Stages (each timed in a fresh process that has already loaded the spaCy pipeline, so no
 stage pays for imports or model loading, and peak memory is the stage's own: `peak_rss_mb`
 the largest single process, `peak_tree_rss_mb` the stage's process and its workers together,
-sampled every half second):
+`peak_tree_pss_mb` the same counting each page the forked workers share with their parent once
+(the memory the build needs), sampled every half second):
 
   pipe       spaCy `nlp.pipe` alone over the abstracts: the floor any build stands on
   build-1    `graph.build.build` serial (read corpus, extract, resolve, RDF, store; no exports)
@@ -27,8 +28,8 @@ sampled every half second):
              so the ratio printed is a lower bound)
 
 Targets (DESIGN §6): build throughput >= 0.75 of nlp.pipe; workers 2 >= 1.6x serial; store
-load >= 0.5 of `oxigraph load`; incremental add >= 100x faster than a rebuild; peak RSS of the
-build <= 2 GB at 100k papers.
+load >= 0.5 of `oxigraph load`; incremental add >= 100x faster than a rebuild; peak memory
+(PSS) of the build <= 2 GB at 100k papers.
 """
 
 from __future__ import annotations
@@ -84,22 +85,29 @@ def _child(stage: Callable[..., dict[str, Any]], args: tuple, model: str, queue:
         raise
 
 
-def _tree_rss(pid: int) -> int:
-    """Resident bytes of a process and all its descendants (a build's worker processes)."""
+def _tree_memory(pid: int) -> tuple[int, int]:
+    """Resident bytes of a process and all its descendants (a build's worker processes):
+    summed RSS, and summed PSS, which counts a page the forked workers share with their parent
+    once in all, not once a process (Linux; the RSS sum where PSS cannot be read)."""
     import psutil
 
     try:
         root = psutil.Process(pid)
         members = [root, *root.children(recursive=True)]
     except psutil.Error:
-        return 0
-    total = 0
+        return 0, 0
+    rss = pss = 0
     for member in members:
         try:
-            total += member.memory_info().rss
-        except psutil.Error:
-            pass
-    return total
+            info = member.memory_full_info()
+        except (psutil.Error, AttributeError):
+            try:
+                info = member.memory_info()
+            except psutil.Error:
+                continue
+        rss += info.rss
+        pss += getattr(info, "pss", info.rss)
+    return rss, pss
 
 
 def run_stage(stage: Callable[..., dict[str, Any]], *args: Any, model: str) -> dict[str, Any]:
@@ -112,9 +120,10 @@ def run_stage(stage: Callable[..., dict[str, Any]], *args: Any, model: str) -> d
     queue = context.Queue()
     process = context.Process(target=_child, args=(stage, args, model, queue))
     process.start()
-    peak = 0
+    peak = peak_pss = 0
     while True:
-        peak = max(peak, _tree_rss(process.pid))
+        rss, pss = _tree_memory(process.pid)
+        peak, peak_pss = max(peak, rss), max(peak_pss, pss)
         try:
             result = queue.get(timeout=0.5)
             break
@@ -125,6 +134,7 @@ def run_stage(stage: Callable[..., dict[str, Any]], *args: Any, model: str) -> d
     if "error" in result:
         raise SystemExit(f"stage {stage.__name__} failed: {result['error']}")
     result["peak_tree_rss_mb"] = round(peak / 2**20, 1)
+    result["peak_tree_pss_mb"] = round(peak_pss / 2**20, 1)
     return result
 
 
@@ -359,9 +369,13 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(_ratio_line("replace_all of Python quads / replace_all_nquads, time",
                                  load["replace_all_seconds"] / load["seconds"], "(info)", True))
     which = "serial" if build1 else "--workers 2"
-    rss_gb = reference["peak_tree_rss_mb"] / 1024
-    lines.append(_ratio_line(f"peak RSS of the {which} build with its workers, GB "
-                             f"({args.papers:,} papers)", rss_gb, "<= 2", rss_gb <= 2))
+    # in MiB; the target read strictly: 2 GB = 2e9 bytes = 1.86 GiB
+    pss_gb = reference["peak_tree_pss_mb"] * 2**20 / 1e9
+    lines.append(_ratio_line(f"peak memory (PSS) of the {which} build with its workers, GB of "
+                             f"10^9 bytes ({args.papers:,} papers)", pss_gb, "<= 2", pss_gb <= 2))
+    rss_gb = reference["peak_tree_rss_mb"] * 2**20 / 1e9
+    lines.append(_ratio_line("  the same, RSS summed over the processes", rss_gb,
+                             "(info)", True))
     print("\n".join(lines))
     figures["ratios"] = [line.strip() for line in lines]
     if args.json:
