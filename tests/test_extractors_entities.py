@@ -372,3 +372,17 @@ def test_a_dimension_count_is_not_a_name(nlp):
     texts = {m.text for m in mentions}
     assert "PointFusion" in texts
     assert not texts & {"3D", "6DoF"}
+
+
+def test_a_narrower_method_beats_the_known_method_inside_it(nlp):
+    methods = {m.text for m in run(nlp, "Our reader combines pervasive dropout with an explicit "
+                                        "attention mechanism over the passage.")
+               if m.type == "method"}
+    assert methods == {"pervasive dropout", "explicit attention mechanism"}
+
+
+def test_modifiers_of_a_variant_stop_at_a_conjunction(nlp):
+    methods = {m.text for m in run(nlp, "We replace average or max pooling with learned pooling.")
+               if m.type == "method"}
+    assert "average or max pooling" not in methods
+    assert "max pooling" in methods

@@ -453,7 +453,7 @@ def _combine(strengths: list[float]) -> float:
     return 1.0 - miss
 
 
-_VARIANT_STOP_POS = frozenset({"PRON", "NUM"})
+_VARIANT_STOP_POS = frozenset({"PRON", "NUM", "CCONJ"})  # "average or max pooling": two names
 _COMPARATIVE_TAGS = frozenset({"JJR", "JJS", "RBR", "RBS"})
 
 
@@ -467,6 +467,7 @@ def _names_a_variant(d: _Draft, known: list[tuple[int, int]]) -> bool:
             return not any(
                 t.pos[k] in _VARIANT_STOP_POS
                 or t.tag[k] in _COMPARATIVE_TAGS  # "stronger data augmentation"
+                or t.lemma[k] in _NAMING_VERBS  # "called Augmented Autoencoder"
                 or (t.is_lower[k] and (t.pos[k] == "NOUN" or t.lemma[k] in heads))
                 for k in range(d.start, hit_start)
             )
@@ -786,9 +787,9 @@ def _tier(c: Candidate) -> int:
     # ("Gumbel Tree-LSTM" over "Tree-LSTM", "Deep Gaussian Mixture Model" over "Gaussian ...")
     if c.proposed and "named-variant" in c.sources:
         return 3
-    # "Semantic image segmentation", "weakly supervised object detection": the narrower task
-    # is the one the paper works on
-    if c.type == "task" and "named-variant" in c.sources:
+    # "Semantic image segmentation", "denoising convolutional neural network": the narrower
+    # task or method is the one the paper works with
+    if c.type in ("task", "method") and "named-variant" in c.sources:
         return 3
     return max(_TIERS[s] for s in c.sources)
 
