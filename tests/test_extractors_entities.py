@@ -386,3 +386,21 @@ def test_modifiers_of_a_variant_stop_at_a_conjunction(nlp):
                if m.type == "method"}
     assert "average or max pooling" not in methods
     assert "max pooling" in methods
+
+
+def test_a_capitalised_kind_word_is_part_of_the_name(nlp):
+    # the second mention has no acronym to hold it together; the name still ends at "Network"
+    text = ("We present Dual Path Network (DPN) for image classification. Our proposed Dual Path "
+            "Network shares common features. Compared to Neural Tensor Network and Holographic "
+            "Embeddings, it is faster.")
+    methods = {m.text for m in run(nlp, text) if m.type == "method"}
+    assert {"Dual Path Network", "Neural Tensor Network"} <= methods
+    assert not methods & {"Dual Path", "Neural Tensor"}
+
+
+def test_a_naming_word_in_front_is_not_part_of_the_name(nlp):
+    methods = {m.text for m in run(nlp, "This so-called Augmented Autoencoder has several "
+                                        "advantages over existing methods.")
+               if m.type == "method"}
+    assert "Augmented Autoencoder" in methods
+    assert "Autoencoder" not in methods

@@ -153,6 +153,8 @@ def _trim(t: Tokens, start: int, end: int) -> tuple[int, int]:
             or pos[start] in _TRIM_POS
             or lower[start] in evaluative
             or (like_num[start] and pos[start] == "NUM")
+            # "so-called Augmented Autoencoder", "dubbed X": the name is what follows
+            or (t.lemma[start] in _NAMING_VERBS and pos[start] == "VERB")
         ):
             start += 1
         else:
@@ -574,18 +576,20 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
                 for k in range(start, last)
             )
         ):
-            name = draft(start, last)
+            # "Deep Gaussian Mixture Model", "Dual Path Network": a capitalised kind word is
+            # part of the name; a lower-case one ("the Penn Treebank corpus") is not
+            titled = t.is_title[last]
+            name = draft(start, end if titled else last)
             name.sources.add("name")
             head = classify.head_evidence_at(t, start, end)
             if head:
                 etype, strength = next(iter(head.items()))
                 name.add({etype: max(strength, 0.6)})
-            if not t.is_title[last]:
+            if not titled:
                 full = t.span_text(start, end)
                 if full not in name.surface:
                     name.surface.append(full)
                 continue
-            # "Deep Gaussian Mixture Model": the capitalised kind word is part of the name
         d = draft(start, end)
         d.sources.add("chunk")
         d.add(classify.head_evidence_at(t, start, end))
