@@ -404,3 +404,14 @@ def test_a_naming_word_in_front_is_not_part_of_the_name(nlp):
                if m.type == "method"}
     assert "Augmented Autoencoder" in methods
     assert "Autoencoder" not in methods
+
+
+def test_a_part_of_a_known_name_of_another_type_is_not_a_name(nlp):
+    mentions = run(nlp, "We evaluate on the CNN and Daily Mail news data. Separately, we pair CNN "
+                        "and Daily Mail news articles with their summaries.")
+    assert not [m for m in mentions if m.type == "method"]
+    datasets = [m for m in mentions if m.type == "dataset"]
+    assert [(m.text, m.label) for m in datasets][0] == ("CNN and Daily Mail", "CNN/Daily Mail")
+    # a network of the same name, on its own, is still the network
+    alone = run(nlp, "A CNN is trained on ImageNet.")
+    assert ("method", "CNN") in {(m.type, m.text) for m in alone}

@@ -477,6 +477,7 @@ def _names_a_variant(d: _Draft, known: list[tuple[int, int]]) -> bool:
 
 
 _CORPUS_WORDS = frozenset({"corpus", "treebank"})
+_PHRASE_SOURCES = frozenset({"chunk", "name"})
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 #: The words that say what kind of entity the name before them is: "the Transformer
 #: architecture", "the sentiment analysis task". The wording is kept as an alias of a known
@@ -506,11 +507,18 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
     # 1. lexicon hits; a hit inside a longer hit of the same type is dropped
     hits = sorted(lexicon.find(doc), key=lambda h: (-(h.span.end - h.span.start), h.span.start))
     covered: dict[str, set[int]] = {}
+    # ... and one inside a longer known name of another type: the "CNN" of "CNN and Daily Mail"
+    known_tokens: set[int] = set()
+    inner: list[lexicon.LexiconHit] = []
     for hit in hits:
         toks = set(range(hit.span.start, hit.span.end))
         if toks & covered.setdefault(hit.type, set()):
             continue
+        if toks < known_tokens:
+            inner.append(hit)
+            continue
         covered[hit.type] |= toks
+        known_tokens |= toks
         d = draft(hit.span.start, hit.span.end)
         d.sources.add("lexicon")
         text = d.text
@@ -519,6 +527,8 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
         d.lexicon_type = d.lexicon_type or hit.type
         if hit.name != text:
             d.label = hit.name
+
+    hits = [hit for hit in hits if hit not in inner]
 
     # "the Transformer architecture", "the sentiment analysis task": a known name with the
     # word for its kind after it keeps that wording as an alias (read off the words, not the
@@ -619,7 +629,14 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
                 edition.add({etype: max(vals)})
             edition.lexicon_type = d.lexicon_type
 
-    d_list = [d for _, d in sorted(drafts.items())]
+    # a phrase or name strictly inside a known name is a part of it: the "CNN" of "CNN and
+    # Daily Mail news articles", which the parser reads as a noun phrase of its own
+    spans = [(h.span.start, h.span.end) for h in hits if h.span.end - h.span.start > 1]
+    d_list = [
+        d for (start, end), d in sorted(drafts.items())
+        if not (d.sources <= _PHRASE_SOURCES
+                and any(s <= start and end <= e and e - s > end - start for s, e in spans))
+    ]
     known = [(h.span.start, h.span.end) for h in hits]
     known += [(d.start, d.end) for d in d_list if "lexicon-variant" in d.sources]
     for d in d_list:
@@ -914,5 +931,11 @@ def _resolve_overlaps(cands: list[Candidate]) -> list[Candidate]:
             continue
         spans.append((c.start, c.end))
         kept.append(c)
+    # a part of a longer known name of another type is not a name of its own: the "CNN" of
+    # "CNN and Daily Mail"
+    known = [(c.start, c.end, c.type) for c in kept if "lexicon" in c.sources]
+    kept = [c for c in kept
+            if not any(s <= c.start and c.end <= e and e - s > c.end - c.start and t != c.type
+                       for s, e, t in known)]
     kept.sort(key=lambda c: (c.start, c.end, c.type))
     return kept
