@@ -254,12 +254,21 @@ def eval_cmd(gold, as_json, limit, threshold, thresholds):
 @click.option("--out", "out_dir", default=None, help="Where to write the trained model.")
 @click.option("--scirex", "scirex_dir", default="../shared/data/scirex", show_default=True,
               type=click.Path(exists=True, file_okay=False))
+@click.option("--abstract-weight", default=0, show_default=True, type=click.IntRange(min=0),
+              help="Also train on each paper's abstract, counted this many times.")
+@click.option("--gold", default=None, type=click.Path(exists=True, dir_okay=False),
+              help="Gold file to report held-out scores against (with --folds).")
+@click.option("--folds", default=0, show_default=True, type=click.IntRange(min=0),
+              help="Cross-validate by paper: held-out scores and thresholds.")
 @user_errors
-def train(out_dir, scirex_dir):
+def train(out_dir, scirex_dir, abstract_weight, gold, folds):
     """Train the learned mention scorer on SciREX and write it to data/models/."""
     from graph.train import train as run_train
 
-    click.echo(run_train(out_dir, scirex_dir=scirex_dir))
+    if folds > 1 and gold is None:
+        raise UserError("--folds: held-out scores need a gold file (--gold FILE)")
+    click.echo(run_train(out_dir, scirex_dir=scirex_dir, abstract_weight=abstract_weight,
+                         gold=gold, folds=folds))
 
 
 @cli.command()

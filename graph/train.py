@@ -49,6 +49,8 @@ class Passage:
     text: str
     #: (start, end, type) character spans of SciREX mentions in `text`
     mentions: list[tuple[int, int, str]]
+    #: how many times each of its candidates counts in the fit
+    weight: int = 1
 
 
 @dataclass
@@ -89,12 +91,19 @@ def join_tokens(tokens: Sequence[str]) -> tuple[str, list[tuple[int, int]]]:
     return "".join(out), spans
 
 
-def _body_sentences(doc: dict) -> list[tuple[int, int]]:
+def _body_start(doc: dict) -> int | None:
+    """The first token after the title and abstract; None when the paper has no body."""
     sections = doc["sections"]
     skip = 1 if sections[0][1] - sections[0][0] >= _TITLE_ONLY or len(sections) < 2 else 2
     if len(sections) <= skip:
+        return None
+    return sections[skip][0]
+
+
+def _body_sentences(doc: dict) -> list[tuple[int, int]]:
+    body_start = _body_start(doc)
+    if body_start is None:
         return []
-    body_start = sections[skip][0]
     words = doc["words"]
     out = []
     for a, b in doc["sentences"]:
@@ -124,6 +133,17 @@ def passages(doc: dict, max_tokens: int, rng: random.Random) -> list[Passage]:
     budget = max(1, max_tokens // _PASSAGE_TOKENS)
     if len(groups) > budget:
         groups = [groups[i] for i in sorted(rng.sample(range(len(groups)), budget))]
+    return _passages_of(doc, groups)
+
+
+def abstract_passage(doc: dict) -> list[Passage]:
+    """The title and abstract as one passage: the kind of text the scorer is used on."""
+    end = _body_start(doc)
+    sents = [(a, b) for a, b in doc["sentences"] if end is None or b <= end]
+    return _passages_of(doc, [sents]) if sents else []
+
+
+def _passages_of(doc: dict, groups: list[list[tuple[int, int]]]) -> list[Passage]:
     words = doc["words"]
     ner = sorted((a, b, SCIREX_TYPES[t]) for a, b, t in doc["ner"] if t in SCIREX_TYPES)
     out = []
@@ -173,14 +193,20 @@ def load_scirex(scirex_dir: Path) -> list[dict]:
 
 
 def examples(
-    docs: Sequence[dict], nlp, *, max_body_tokens: int, seed: int, progress: Callable[[str], None]
+    docs: Sequence[dict], nlp, *, max_body_tokens: int, seed: int, progress: Callable[[str], None],
+    abstract_weight: int = 0,
 ) -> list[tuple[str, dict[str, float], str]]:
-    """(doc id, features, label) for every candidate on the body passages of `docs`."""
+    """(doc id, features, label) for every candidate on the body passages of `docs`, and on
+    their abstracts `abstract_weight` times over (0: bodies only)."""
     rng = random.Random(seed)
     all_passages: list[Passage] = []
     names_by_doc: dict[str, dict[str, set[str]]] = {}
     for doc in docs:
         all_passages.extend(passages(doc, max_body_tokens, rng))
+        if abstract_weight:
+            for passage in abstract_passage(doc):
+                passage.weight = abstract_weight
+                all_passages.append(passage)
         names_by_doc[doc["doc_id"]] = doc_names(doc)
     progress(f"parsing {len(all_passages)} passages of {len(docs)} papers")
     out: list[tuple[str, dict[str, float], str]] = []
@@ -192,7 +218,7 @@ def examples(
             if d.sources == {"acronym-use"}:
                 continue
             label = label_of(d.span.start_char, d.span.end_char, d.span.text, exact, names_by_doc[passage.doc_id])
-            out.append((passage.doc_id, cand_mod.features(d), label))
+            out.extend([(passage.doc_id, cand_mod.features(d), label)] * passage.weight)
     return out
 
 
@@ -275,6 +301,7 @@ def train(
     gold: str | Path | None = None,
     folds: int = 0,
     max_body_tokens: int = 1500,
+    abstract_weight: int = 0,
     seed: int = 13,
     nlp=None,
     progress: Callable[[str], None] = lambda msg: None,
@@ -292,7 +319,8 @@ def train(
     if not any(scirex.glob("*.json")) and (scirex / "train_docs").is_dir():
         scirex = scirex / "train_docs"
     docs = load_scirex(scirex)
-    rows = examples(docs, nlp, max_body_tokens=max_body_tokens, seed=seed, progress=progress)
+    rows = examples(docs, nlp, max_body_tokens=max_body_tokens, seed=seed, progress=progress,
+                    abstract_weight=abstract_weight)
     if len({r[2] for r in rows}) < 2:
         raise InputError(f"{scirex}: too little body text with SciREX mentions to train on")
     progress(f"{len(rows)} candidates; fitting")
@@ -319,8 +347,9 @@ def train(
     out.mkdir(parents=True, exist_ok=True)
     data = scorer.to_json()
     data["trained_on"] = (
-        f"SciREX train split bodies ({len(docs)} papers, up to {max_body_tokens} tokens each), "
-        f"seed {seed}; format {FORMAT}"
+        f"SciREX train split bodies ({len(docs)} papers, up to {max_body_tokens} tokens each)"
+        + (f" and abstracts (weight {abstract_weight})" if abstract_weight else "")
+        + f", seed {seed}; format {FORMAT}"
     )
     (out / MODEL_FILE).write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
     (out / REPORT_FILE).write_text(json.dumps(report.to_dict(), indent=1) + "\n", encoding="utf-8")
@@ -337,10 +366,13 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--gold", type=Path, default=None)
     parser.add_argument("--folds", type=int, default=0)
     parser.add_argument("--max-body-tokens", type=int, default=1500)
+    parser.add_argument("--abstract-weight", type=int, default=0,
+                        help="also train on each paper's abstract, counted this many times")
     args = parser.parse_args(list(argv) if argv is not None else None)
     report = train(
         args.out, scirex_dir=args.scirex, gold=args.gold, folds=args.folds,
-        max_body_tokens=args.max_body_tokens, progress=print,
+        max_body_tokens=args.max_body_tokens, abstract_weight=args.abstract_weight,
+        progress=print,
     )
     print(json.dumps(report.to_dict(), indent=1))
     return 0

@@ -250,6 +250,27 @@ def test_train_writes_a_loadable_scorer(tmp_path):
         train(tmp_path / "out", scirex_dir=tmp_path)
 
 
+def test_training_can_add_the_abstracts_with_a_weight(nlp):
+    from graph.train import abstract_passage, examples
+
+    doc = _fake_scirex_doc("d0")
+    words = doc["words"]
+    first = words.index("Echo")  # in the title, which the fake body annotations skip
+    doc["ner"].append([first, first + 2, "Method"])
+    (passage,) = abstract_passage(doc)
+    assert passage.text.startswith("document: Echo Nets for Tide Forecasting We propose")
+    assert passage.mentions == [(10, 19, "method")]
+
+    def rows(weight):
+        return examples([doc], nlp, max_body_tokens=1500, seed=1, progress=lambda _: None,
+                        abstract_weight=weight)
+
+    body, once, twice = rows(0), rows(1), rows(2)
+    added = once[len(body):]
+    assert added and twice[len(body):] == [row for row in added for _ in range(2)]
+    assert "method" in {label for _, _, label in added}
+
+
 def test_coined_contribution_names_are_kept_and_typed_by_their_appositive(nlp):
     quill = by_text(run(nlp, "We present Quill, a sparse retrieval model for long documents."))
     assert quill["Quill"].type == "method" and quill["Quill"].proposed
@@ -415,3 +436,13 @@ def test_a_part_of_a_known_name_of_another_type_is_not_a_name(nlp):
     # a network of the same name, on its own, is still the network
     alone = run(nlp, "A CNN is trained on ImageNet.")
     assert ("method", "CNN") in {(m.type, m.text) for m in alone}
+
+
+def test_train_command_asks_for_a_gold_file_with_folds(tmp_path):
+    from click.testing import CliRunner
+
+    from graph.cli import cli
+
+    result = CliRunner().invoke(cli, ["train", "--scirex", str(tmp_path), "--folds", "5"])
+    assert result.exit_code == 2
+    assert "--folds: held-out scores need a gold file" in result.output
