@@ -446,3 +446,14 @@ def test_train_command_asks_for_a_gold_file_with_folds(tmp_path):
     result = CliRunner().invoke(cli, ["train", "--scirex", str(tmp_path), "--folds", "5"])
     assert result.exit_code == 2
     assert "--folds: held-out scores need a gold file" in result.output
+
+
+def test_a_model_name_is_a_model_whichever_weak_type_the_scorer_prefers(nlp):
+    # a scorer that puts every span down as "none", with "dataset" the likeliest entity type
+    # and "method" below it: a sized model name is kept, as a model
+    weak = scorer.Scorer(classes=("dataset", "method", "metric", "none", "task"),
+                         intercept=(0.0, -1.0, -5.0, 2.0, -5.0), weights={},
+                         thresholds={t: 0.3 for t in ("dataset", "method", "metric", "task", "model")})
+    found = {(c.type, c.text) for c in candidates.compute(nlp("We fine-tune BERT-base on our data."),
+                                                          weak)}
+    assert ("model", "BERT-base") in found

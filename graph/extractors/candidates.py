@@ -896,10 +896,15 @@ def _decide_learned(d: _Draft, scorer: Scorer) -> Candidate | None:
     # SciREX, the training data, files named models under Method, and its papers predate most
     # of today's model names: a name of a model family, or a checkpoint's shape, decides the
     # type, and the rule evidence is averaged into the learned probability
+    # (also where another type came out on top too weakly to be kept: "BERT-base", which no
+    # training paper wrote, is a model whatever its words suggest)
     ev_model = _combine(d.evidence.get("model", []))
-    if etype == "method" and (ev_model >= 0.75 or d.lexicon_type == "model"):
+    if (ev_model >= 0.75 or d.lexicon_type == "model") and (
+        etype == "method" or conf < scorer.thresholds.get(etype, MIN_CONFIDENCE)
+    ):
+        conf = (conf if etype == "method" else typed.get("method", 0.0)) + ev_model
         etype = "model"
-        conf = (conf + ev_model) / 2
+        conf /= 2
     if conf < scorer.thresholds.get(etype, MIN_CONFIDENCE):
         return None
     text = d.text
