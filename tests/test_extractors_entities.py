@@ -457,3 +457,14 @@ def test_a_model_name_is_a_model_whichever_weak_type_the_scorer_prefers(nlp):
     found = {(c.type, c.text) for c in candidates.compute(nlp("We fine-tune BERT-base on our data."),
                                                           weak)}
     assert ("model", "BERT-base") in found
+
+
+def test_a_known_model_with_its_version_or_tier_is_one_model(nlp):
+    mentions = run(nlp, "We compare against GPT-4 Turbo, Llama 2 70B and Gemini 1.5 Pro. We also "
+                        "fine-tune Stable Diffusion XL, unlike the AlphaGo Zero program.")
+    assert {(m.type, m.text) for m in mentions} == {
+        ("model", "GPT-4 Turbo"), ("model", "Gemini 1.5 Pro"), ("model", "Llama 2 70B"),
+        ("model", "Stable Diffusion XL"), ("model", "AlphaGo Zero")}
+    # a number that counts what follows is not a version
+    counted = run(nlp, "We train BERT 3 times on GLUE.")
+    assert ("model", "BERT") in {(m.type, m.text) for m in counted}

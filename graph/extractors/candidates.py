@@ -478,6 +478,14 @@ def _names_a_variant(d: _Draft, known: list[tuple[int, int]]) -> bool:
 
 _CORPUS_WORDS = frozenset({"corpus", "treebank"})
 _PHRASE_SOURCES = frozenset({"chunk", "name"})
+#: Words that name a model's tier or release after its family name, as the makers write them
+_TIER_WORDS = frozenset(
+    "Turbo Pro Ultra Nano Flash Mini Max Plus Lite Zero Large Base Small Medium Tiny Huge XL "
+    "XXL Instruct Chat Opus Sonnet Haiku".split()
+)
+#: "3", "v2", "1.5", "3.5a"; a parameter count: "70B", "8x7B"
+_VERSION = re.compile(r"^(?:v?\d+(?:\.\d+)*[a-z]?|(?:\d+x)?\d+(?:\.\d+)?[BMKT])$")
+_MAX_TIER_WORDS = 3
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 #: The words that say what kind of entity the name before them is: "the Transformer
 #: architecture", "the sentiment analysis task". The wording is kept as an alias of a known
@@ -629,9 +637,31 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
                 edition.add({etype: max(vals)})
             edition.lexicon_type = d.lexicon_type
 
+    # 6. a known model and the version or tier after it: "GPT-4 Turbo", "Gemini 1.5 Pro",
+    # "Stable Diffusion XL", "AlphaGo Zero": one checkpoint, not a model and a stray word
+    spans = [(h.span.start, h.span.end) for h in hits if h.span.end - h.span.start > 1]
+    for hit in hits:
+        if hit.type != "model":
+            continue
+        end = hit.span.end
+        while end < t.n and end - hit.span.end < _MAX_TIER_WORDS and t.ws[end - 1] and (
+            t.text[end] in _TIER_WORDS
+            # a number counting what follows is no version: "we train BERT 3 times"
+            or (_VERSION.match(t.text[end]) and not (
+                t.dep[end] == "nummod" and t.head[end] > end
+                and t.text[t.head[end]] not in _TIER_WORDS  # "Gemini 1.5 Pro"
+            ))
+        ):
+            end += 1
+        if end > hit.span.end:
+            edition = draft(hit.span.start, end)
+            edition.sources |= {"lexicon-variant", "name"}
+            edition.add({"model": _LEXICON_STRENGTH})
+            edition.lexicon_type = "model"
+            spans.append((hit.span.start, end))
+
     # a phrase or name strictly inside a known name is a part of it: the "CNN" of "CNN and
     # Daily Mail news articles", which the parser reads as a noun phrase of its own
-    spans = [(h.span.start, h.span.end) for h in hits if h.span.end - h.span.start > 1]
     d_list = [
         d for (start, end), d in sorted(drafts.items())
         if not (d.sources <= _PHRASE_SOURCES
@@ -938,7 +968,8 @@ def _resolve_overlaps(cands: list[Candidate]) -> list[Candidate]:
         kept.append(c)
     # a part of a longer known name of another type is not a name of its own: the "CNN" of
     # "CNN and Daily Mail"
-    known = [(c.start, c.end, c.type) for c in kept if "lexicon" in c.sources]
+    known = [(c.start, c.end, c.type) for c in kept
+             if "lexicon" in c.sources or "lexicon-variant" in c.sources]
     kept = [c for c in kept
             if not any(s <= c.start and c.end <= e and e - s > c.end - c.start and t != c.type
                        for s, e, t in known)]
