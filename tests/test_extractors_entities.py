@@ -468,3 +468,12 @@ def test_a_known_model_with_its_version_or_tier_is_one_model(nlp):
     # a number that counts what follows is not a version
     counted = run(nlp, "We train BERT 3 times on GLUE.")
     assert ("model", "BERT") in {(m.type, m.text) for m in counted}
+
+
+def test_a_name_at_the_end_of_a_sentence_loses_only_the_period(nlp):
+    found = {(m.type, m.text) for m in run(nlp, "We report accuracy on MMLU and GSM8K. We then "
+                                                "distil Mixtral 8x7B.")}
+    assert {("dataset", "GSM8K"), ("model", "Mixtral 8x7B")} <= found
+    # initials and abbreviations keep their periods
+    assert [t.text for t in nlp("See Fig. 2 by J. Smith.")] == [
+        "See", "Fig", ".", "2", "by", "J.", "Smith", "."]
