@@ -477,3 +477,11 @@ def test_a_name_at_the_end_of_a_sentence_loses_only_the_period(nlp):
     # initials and abbreviations keep their periods
     assert [t.text for t in nlp("See Fig. 2 by J. Smith.")] == [
         "See", "Fig", ".", "2", "by", "J.", "Smith", "."]
+
+
+def test_recent_benchmarks_and_methods_are_known(nlp):
+    found = {(m.type, m.label or m.text) for m in run(
+        nlp, "We evaluate our agent on SWE-bench Verified and WebArena. Our defence improves "
+             "robust accuracy under AutoAttack on CIFAR-10.")}
+    assert {("dataset", "SWE-bench"), ("dataset", "WebArena"), ("method", "AutoAttack"),
+            ("dataset", "CIFAR-10")} <= found
