@@ -485,3 +485,9 @@ def test_recent_benchmarks_and_methods_are_known(nlp):
              "robust accuracy under AutoAttack on CIFAR-10.")}
     assert {("dataset", "SWE-bench"), ("dataset", "WebArena"), ("method", "AutoAttack"),
             ("dataset", "CIFAR-10")} <= found
+
+
+def test_a_kind_noun_before_a_name_and_a_comma_types_the_name(nlp):
+    mentions = run(nlp, "We introduce a benchmark, CodeTrace, of 2,400 program-repair problems.")
+    assert [(m.type, m.text) for m in mentions if "CodeTrace" in m.text] == [
+        ("dataset", "CodeTrace")]

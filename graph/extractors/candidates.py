@@ -575,6 +575,14 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
     generic_words = classify.GENERIC
     name_shaped = classify.is_name_shaped
     for chunk_start, chunk_end in t.noun_chunks(doc):
+        # "a benchmark, CodeTrace,": an apposition the parser read as one phrase; the name is
+        # what follows the comma
+        # (not "a compact, fixed-size representation": adjectives in a row)
+        commas = [k for k in range(chunk_start + 1, chunk_end - 1)
+                  if t.text[k] == "," and t.pos[k - 1] == "NOUN"
+                  and (t.pos[k + 1] == "PROPN" or name_shaped(t.text[k + 1]))]
+        if commas:
+            chunk_start = commas[-1] + 1
         start, end = _trim(t, chunk_start, chunk_end)
         if start >= end or end - start > MAX_PHRASE_TOKENS:
             continue

@@ -190,6 +190,12 @@ def context_evidence_at(t: Tokens, start: int, end: int) -> dict[str, float]:
     partners = [c for c in t.kids[root] if t.dep[c] == "appos" and not (start <= c < end)]
     if t.dep[root] == "appos" and not (start <= t.head[root] < end):
         partners.append(t.head[root])
+    # "a new benchmark, X, of ...": the parser often hangs the kind noun on the name as a
+    # modifier rather than an appositive
+    if start >= 2 and t.text[start - 1] == "," and t.head[start - 2] == root and t.dep[
+        start - 2
+    ] in {"nmod", "compound", "amod"}:
+        partners.append(start - 2)
     for other in partners:
         hit = HEADS.get(lower[other]) or HEADS.get(lemma[other])
         if hit and hit[1] >= 0.8:
