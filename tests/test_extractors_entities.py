@@ -491,3 +491,12 @@ def test_a_kind_noun_before_a_name_and_a_comma_types_the_name(nlp):
     mentions = run(nlp, "We introduce a benchmark, CodeTrace, of 2,400 program-repair problems.")
     assert [(m.type, m.text) for m in mentions if "CodeTrace" in m.text] == [
         ("dataset", "CodeTrace")]
+
+
+def test_no_lexicon_form_names_two_types():
+    # "MAE" as a model would hide the mean absolute error; each form says one type
+    owners: dict[str, set[str]] = {}
+    for etype in lexicon.FILES:
+        for form in (*lexicon.forms(etype), *lexicon.caseless_forms(etype)):
+            owners.setdefault(form, set()).add(etype)
+    assert {form: types for form, types in owners.items() if len(types) > 1} == {}
