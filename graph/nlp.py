@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 import spacy
@@ -28,6 +29,9 @@ def load(name: str = DEFAULT_MODEL) -> Language:
         raise PaperkgError(
             f"spaCy pipeline {name!r} is not installed; install it or pass --spacy-model NAME"
         ) from exc
-    suffixes = [*nlp.Defaults.suffixes, *NAME_FINAL_PERIOD]
-    nlp.tokenizer.suffix_search = spacy.util.compile_suffix_regex(suffixes).search
+    # added to the pipeline's own suffix rules, whichever they are
+    search = getattr(nlp.tokenizer, "suffix_search", None)
+    own = getattr(getattr(search, "__self__", None), "pattern", None)
+    extra = "|".join(f"{piece}$" for piece in NAME_FINAL_PERIOD)
+    nlp.tokenizer.suffix_search = re.compile(f"{own}|{extra}" if own else extra).search
     return nlp
