@@ -214,3 +214,18 @@ def test_improvement_from_a_to_b_keeps_the_baseline():
         "8.26",
         "ImageNet-256",
     )
+
+
+VERITAS = (
+    "Large language models often hallucinate facts. We propose Veritas, a contrastive decoding "
+    "method for factual generation. On TruthfulQA, Veritas raises truthfulness from 41.2% to "
+    "58.7% with Llama 2 13B."
+)
+
+
+def test_a_plain_capitalised_name_the_paper_coins_anchors_its_results(nlp):
+    mentions = _claims(nlp, VERITAS)
+    kinds = [(m.claim_kind, m.text.split(",")[0]) for m in mentions]
+    assert kinds == [("contribution", "We propose Veritas"), ("empirical", "On TruthfulQA")]
+    # the "13B" of the model's name is part of the name, not a result
+    assert [r.text for r in mentions[1].results] == ["41.2%", "58.7%"]

@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from spacy.tokens import Doc
 
+from graph.extractors.candidates import candidates
 from graph.extractors.results import find_quantities, results_in
 from graph.extractors.tokens import table
 from graph.model import Mention
@@ -254,6 +255,12 @@ def extract(doc: Doc) -> list[Mention]:
     text = table(doc).doc_text
     mentions: list[Mention] = []
     names: set[str] = set()
+    # the names the paper gives its own contributions, whatever their shape ("Veritas" as
+    # well as "ReasoNet"), so later sentences about them are anchored to the paper
+    found = candidates(doc)
+    coined = [(c.start, c.text) for c in found if c.proposed]
+    # a number inside a name is part of the name, not a result: "Llama 2 13B", "WMT 2014"
+    named = [(c.start, c.end) for c in found if c.type in ("model", "dataset", "method")]
     after_contribution = False
     previous_claim = False
     for start, end in _sentences(doc):
@@ -270,7 +277,11 @@ def extract(doc: Doc) -> list[Mention]:
         if kind == "contribution":
             after_contribution = True
             names |= _names_from(sentence)
-        results = results_in(sentence, start) if kind != "theoretical" else ()
+            names.update(name for at, name in coined if start <= at < end)
+        results = () if kind == "theoretical" else tuple(
+            r for r in results_in(sentence, start)
+            if not any(a <= r.start and r.end <= b for a, b in named)
+        )
         mentions.append(
             Mention(
                 type="claim",
