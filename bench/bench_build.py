@@ -364,6 +364,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nload average at the end: {figures['load_average_end']}")
     print("\nratios (same run):")
     lines = []
+
     def per_round(top: str, bottom: str) -> tuple[float, str]:
         """The median over the rounds of `top`'s seconds / `bottom`'s, and the rounds' own."""
         values = sorted(r[top]["seconds"] / r[bottom]["seconds"] for r in rounds)
@@ -383,12 +384,13 @@ def main(argv: list[str] | None = None) -> int:
         speedup, label = per_round("build-1", "build-2")
         lines.append(_ratio_line("build --workers 2 speed-up over serial" + label, speedup,
                                  ">= 1.6", speedup >= 1.6))
+    cores = os.cpu_count() or 1
     for name, result in (("serial", build1), ("--workers 2", build2)):
         if result:
             # 1.0: every core busy for the whole build
-            busy = (result["cpu_s"] + result["workers_cpu_s"]) / (2 * result["seconds"])
-            lines.append(_ratio_line(f"build {name}: CPU time / (2 cores x wall time)", busy,
-                                     "(info)", True))
+            busy = (result["cpu_s"] + result["workers_cpu_s"]) / (cores * result["seconds"])
+            lines.append(_ratio_line(f"build {name}: CPU time / ({cores} cores x wall time)",
+                                     busy, "(info)", True))
     if "extract-serial" in figures:
         serial = figures["extract-serial"]["seconds"]
         lines.append(_ratio_line("extraction: workers 2 speed-up", serial /

@@ -500,6 +500,20 @@ _KIND_WORDS = {
 }
 
 
+def _is_edition_word(t: Tokens, k: int) -> bool:
+    """Token k, after a space, names a model's tier or version ("Turbo", "1.5", "70B")."""
+    if not t.ws[k - 1]:
+        return False
+    if t.text[k] in _TIER_WORDS:
+        return True
+    if not _VERSION.match(t.text[k]):
+        return False
+    # a number counting what follows is no version: "we train BERT 3 times"; but "Gemini 1.5
+    # Pro" counts nothing
+    head = t.head[k]
+    return not (t.dep[k] == "nummod" and head > k and t.text[head] not in _TIER_WORDS)
+
+
 def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
     """Every candidate span with its evidence, untyped; and defined short form -> long form."""
     drafts: dict[tuple[int, int], _Draft] = {}
@@ -652,14 +666,7 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
         if hit.type != "model":
             continue
         end = hit.span.end
-        while end < t.n and end - hit.span.end < _MAX_TIER_WORDS and t.ws[end - 1] and (
-            t.text[end] in _TIER_WORDS
-            # a number counting what follows is no version: "we train BERT 3 times"
-            or (_VERSION.match(t.text[end]) and not (
-                t.dep[end] == "nummod" and t.head[end] > end
-                and t.text[t.head[end]] not in _TIER_WORDS  # "Gemini 1.5 Pro"
-            ))
-        ):
+        while end < t.n and end - hit.span.end < _MAX_TIER_WORDS and _is_edition_word(t, end):
             end += 1
         if end > hit.span.end:
             edition = draft(hit.span.start, end)
@@ -940,9 +947,8 @@ def _decide_learned(d: _Draft, scorer: Scorer) -> Candidate | None:
     if (ev_model >= 0.75 or d.lexicon_type == "model") and (
         etype == "method" or conf < scorer.thresholds.get(etype, MIN_CONFIDENCE)
     ):
-        conf = (conf if etype == "method" else typed.get("method", 0.0)) + ev_model
-        etype = "model"
-        conf /= 2
+        learned = conf if etype == "method" else typed.get("method", 0.0)
+        etype, conf = "model", (learned + ev_model) / 2
     if conf < scorer.thresholds.get(etype, MIN_CONFIDENCE):
         return None
     text = d.text
