@@ -260,15 +260,18 @@ def eval_cmd(gold, as_json, limit, threshold, thresholds):
               help="Gold file to report held-out scores against (with --folds).")
 @click.option("--folds", default=0, show_default=True, type=click.IntRange(min=0),
               help="Cross-validate by paper: held-out scores and thresholds.")
+@click.option("--max-body-tokens", default=None, type=click.IntRange(min=1),
+              help="Tokens of each paper's body to train on (default: the shipped model's).")
 @user_errors
-def train(out_dir, scirex_dir, abstract_weight, gold, folds):
+def train(out_dir, scirex_dir, abstract_weight, gold, folds, max_body_tokens):
     """Train the learned mention scorer on SciREX and write it to data/models/."""
     from graph.train import train as run_train
 
     if folds > 1 and gold is None:
         raise UserError("--folds: held-out scores need a gold file (--gold FILE)")
+    options = {} if max_body_tokens is None else {"max_body_tokens": max_body_tokens}
     click.echo(run_train(out_dir, scirex_dir=scirex_dir, abstract_weight=abstract_weight,
-                         gold=gold, folds=folds))
+                         gold=gold, folds=folds, **options))
 
 
 @cli.command()

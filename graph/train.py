@@ -294,13 +294,17 @@ def _folds(ids: Sequence[str], k: int, seed: int) -> Iterator[set[str]]:
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "data" / "models"
 
 
+#: Tokens of each paper's body the scorer is fitted on (the shipped model's setting)
+MAX_BODY_TOKENS = 2000
+
+
 def train(
     out_dir: str | Path | None,
     *,
     scirex_dir: str | Path,
     gold: str | Path | None = None,
     folds: int = 0,
-    max_body_tokens: int = 1500,
+    max_body_tokens: int = MAX_BODY_TOKENS,
     abstract_weight: int = 0,
     seed: int = 13,
     nlp=None,
@@ -365,7 +369,7 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=root / "data" / "models")
     parser.add_argument("--gold", type=Path, default=None)
     parser.add_argument("--folds", type=int, default=0)
-    parser.add_argument("--max-body-tokens", type=int, default=1500)
+    parser.add_argument("--max-body-tokens", type=int, default=MAX_BODY_TOKENS)
     parser.add_argument("--abstract-weight", type=int, default=0,
                         help="also train on each paper's abstract, counted this many times")
     args = parser.parse_args(list(argv) if argv is not None else None)

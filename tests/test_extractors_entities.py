@@ -500,3 +500,19 @@ def test_no_lexicon_form_names_two_types():
         for form in (*lexicon.forms(etype), *lexicon.caseless_forms(etype)):
             owners.setdefault(form, set()).add(etype)
     assert {form: types for form, types in owners.items() if len(types) > 1} == {}
+
+
+def test_a_vague_kind_of_thing_is_not_a_name(nlp):
+    texts = {m.text for m in run(nlp, "We show gains on multiple tasks and in real-world "
+                                      "scenarios, in realistic settings and on downstream tasks.")}
+    assert not texts & {"multiple tasks", "real-world scenarios", "realistic settings",
+                        "downstream tasks"}
+
+
+def test_a_pair_of_languages_before_a_task_word_is_part_of_the_task(nlp):
+    mentions = run(nlp, "We reach 28.4 BLEU on the WMT 2014 English-to-German translation task "
+                        "and study German-English translation and Sim-to-Real transfer.")
+    tasks = {m.text for m in mentions if m.type == "task"}
+    assert {"English-to-German translation", "German-English translation",
+            "Sim-to-Real transfer"} <= tasks
+    assert not {m.text for m in mentions} & {"English-to-German", "German-English", "Sim-to-Real"}

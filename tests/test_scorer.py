@@ -42,3 +42,16 @@ def test_other_widths_use_the_general_loop():
     probs = s.probabilities({"bias": 1.0, "x": 0.5, "y": 1.0})
     assert probs == general(s, {"bias": 1.0, "x": 0.5, "y": 1.0})
     assert math.isclose(probs["method"], 1 / (1 + math.exp(-(-1.0 + 2.0 + 0.25 - 0.5))))
+
+
+def test_the_shipped_scorer_is_what_the_train_command_writes_by_default():
+    """Its thresholds are the best held-out F1 of its own report, and it was fitted on the
+    body length `paperkg train` uses unless told otherwise."""
+    import json
+
+    from graph.train import MAX_BODY_TOKENS, best_thresholds
+
+    model = json.loads(scorer.DEFAULT_PATH.read_text(encoding="utf-8"))
+    report = json.loads(scorer.DEFAULT_PATH.with_suffix(".report.json").read_text(encoding="utf-8"))
+    assert f"up to {MAX_BODY_TOKENS} tokens each" in model["trained_on"]
+    assert model["thresholds"] == best_thresholds(report["heldout"])

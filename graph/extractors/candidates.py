@@ -201,6 +201,12 @@ def _glued_names(t: Tokens) -> list[tuple[int, int]]:
     return spans
 
 
+def _is_pair(t: Tokens, start: int, end: int) -> bool:
+    """Two or more capitalised words joined by hyphens, slashes or "to": "English-German"."""
+    words = [t.text[k] for k in range(start, end) if t.text[k] not in _GLUE and t.lower[k] != "to"]
+    return len(words) >= 2 and all(w.isalpha() and w.istitle() for w in words)
+
+
 _CLIMB_DEPS = frozenset({"conj", "appos", "compound", "amod", "nmod"})
 _SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
 _PAPER_WORDS = frozenset({"paper", "work"})
@@ -477,6 +483,13 @@ def _names_a_variant(d: _Draft, known: list[tuple[int, int]]) -> bool:
 
 
 _CORPUS_WORDS = frozenset({"corpus", "treebank"})
+#: Words that say how many or how lifelike, never which: "multiple tasks", "real-world
+#: scenarios" (kept out of EVALUATIVE, which trims them off every phrase, because they begin
+#: real names: "multiple instance learning", "real-world super-resolution")
+_VAGUE = frozenset(
+    "multiple numerous diverse real world realworld realistic practical target "
+    "downstream relevant related associated".split()
+)
 _PHRASE_SOURCES = frozenset({"chunk", "name"})
 #: Words that name a model's tier or release after its family name, as the makers write them
 _TIER_WORDS = frozenset(
@@ -600,9 +613,10 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
         start, end = _trim(t, chunk_start, chunk_end)
         if start >= end or end - start > MAX_PHRASE_TOKENS:
             continue
-        if end - start == 1 and (
-            t.lower[start] in generic_words or t.lemma_lower[start] in generic_words
+        if (t.lower[end - 1] in generic_words or t.lemma_lower[end - 1] in generic_words) and all(
+            t.lower[k] in _VAGUE or t.text[k] == "-" for k in range(start, end - 1)
         ):
+            # "tasks", "multiple tasks", "real-world scenarios": a kind of thing, not a name
             continue
         if t.pos[t.root(start, end)] == "PRON" or all(t.is_stop[start:end]):
             continue
@@ -643,6 +657,16 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
             if start <= hit.span.start and hit.span.end <= end and len(hit.span) < end - start:
                 d.add({hit.type: _LEXICON_STRENGTH})
                 d.sources.add("lexicon-variant")
+        # "English-to-German translation", "Sim-to-Real transfer": a pair of named ends is the
+        # setting of the task that follows, not a name of its own
+        if end < t.n and _is_pair(t, start, end):
+            head = classify.head_evidence_at(t, start, end + 1)
+            if "task" in head:
+                task = draft(start, end + 1)
+                task.sources.add("name")
+                task.add(head)
+                if d.sources == {"name"}:
+                    del drafts[(start, end)]
 
     # 5. a name and the year of its edition: "ICDAR 2015", "PASCAL VOC 2012", "WMT 2014"
     for (start, end), d in list(drafts.items()):

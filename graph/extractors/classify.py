@@ -86,7 +86,10 @@ GENERIC = frozenset(
     "parts image images text texts word words information feature features output input "
     "inputs outputs function functions value values order level levels field fields "
     "application applications scenario setting settings case cases fact example examples "
-    "effect effects accuracy improvement improvements gain gains art".split()
+    "effect effects accuracy improvement improvements gain gains art representation "
+    "representations pipeline pipelines "
+    # hardware runs a method; it is not one
+    "gpu gpus cpu cpus tpu tpus hardware".split()
 )
 
 # Modifiers that describe rather than name: dropped from the front of a phrase.
