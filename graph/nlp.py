@@ -8,6 +8,7 @@ from functools import lru_cache
 import spacy
 from spacy.language import Language
 
+from graph.attribute_rules import index_attribute_ruler
 from graph.errors import PaperkgError
 
 #: Pinned in pyproject.toml: a re-upload of Explosion's en_core_web_sm 3.8.0 (see README).
@@ -34,4 +35,6 @@ def load(name: str = DEFAULT_MODEL) -> Language:
     own = getattr(getattr(search, "__self__", None), "pattern", None)
     extra = "|".join(f"{piece}$" for piece in NAME_FINAL_PERIOD)
     nlp.tokenizer.suffix_search = re.compile(f"{own}|{extra}" if own else extra).search
+    if "attribute_ruler" in nlp.pipe_names:
+        index_attribute_ruler(nlp.get_pipe("attribute_ruler"))
     return nlp
