@@ -17,9 +17,8 @@ from collections.abc import Callable, Sequence
 from spacy.attrs import DEP, IS_SPACE, LOWER, TAG
 from spacy.pipeline import AttributeRuler
 from spacy.tokens import Doc
+from spacy.vocab import Vocab
 
-#: Pattern keys the index reads, and the Doc column each is compared with
-_COLUMNS = {"TAG": TAG, "LOWER": LOWER, "DEP": DEP, "IS_SPACE": IS_SPACE}
 #: Keys, most selective first, whose exact values (or IN lists) a pattern is filed under
 _INDEX_KEYS = ("LOWER", "TAG", "DEP")
 _ROW_COLUMN = {"TAG": 0, "LOWER": 1, "DEP": 2}
@@ -80,12 +79,15 @@ def _index_values(token_spec: dict, strings) -> tuple[int, list[int]] | None:
 class IndexedMatch:
     """A stand-in for `AttributeRuler.match` that gives the same sorted matches."""
 
-    def __init__(self, ruler: AttributeRuler):
-        strings = ruler.vocab.strings
+    def __init__(self, patterns: list[dict], vocab: Vocab):
+        # kept to pickle by (spaCy's multiprocessing under "spawn" pickles the pipeline);
+        # the tests below are closures, which pickle cannot carry
+        self._patterns, self._vocab = patterns, vocab
+        strings = vocab.strings
         # (rule id, its key in the StringStore, the tests of its tokens in order)
         self._indexed: list[dict[int, list]] = [{}, {}, {}]
         self._scan: list[tuple[int, int, list[_Test]]] = []
-        for rule_id, rule in enumerate(ruler.patterns):
+        for rule_id, rule in enumerate(patterns):
             key = strings[str(rule_id)]
             for pattern in rule["patterns"]:
                 if not pattern or any(not isinstance(t, dict) or "OP" in t for t in pattern):
@@ -98,6 +100,9 @@ class IndexedMatch:
                     column, values = filed
                     for value in values:
                         self._indexed[column].setdefault(value, []).append(entry)
+
+    def __reduce__(self):
+        return IndexedMatch, (self._patterns, self._vocab)
 
     def __call__(self, doc: Doc) -> list[tuple[int, int, int, int]]:
         n = len(doc)
@@ -130,7 +135,7 @@ def index_attribute_ruler(ruler: AttributeRuler) -> bool:
     """Make `ruler` find its matches through an index; False (and no change) where one of its
     patterns is of a kind the index does not read."""
     try:
-        ruler.match = IndexedMatch(ruler)
+        ruler.match = IndexedMatch(ruler.patterns, ruler.vocab)
     except UnsupportedPattern:
         return False
     return True

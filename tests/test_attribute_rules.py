@@ -71,3 +71,14 @@ def test_a_pattern_the_index_cannot_read_leaves_the_matcher(pipelines):
     doc = nlp.make_doc("very very good")
     doc[2].pos_ = "ADJ"
     assert [t.lemma_ for t in ruler(doc)][0] == "much"
+
+
+def test_the_pipeline_pickles_with_its_index(pipelines):
+    """spaCy's `nlp.pipe(n_process=N)` pickles the pipeline where processes are spawned."""
+    import pickle
+
+    indexed, stock = pipelines
+    copy = pickle.loads(pickle.dumps(indexed))
+    assert isinstance(copy.get_pipe("attribute_ruler").match, IndexedMatch)
+    for a, b in zip(copy.pipe(TEXTS), stock.pipe(TEXTS), strict=True):
+        assert a.to_array(COLUMNS).tolist() == b.to_array(COLUMNS).tolist(), a.text
