@@ -80,8 +80,9 @@ class IndexedMatch:
     """A stand-in for `AttributeRuler.match` that gives the same sorted matches."""
 
     def __init__(self, patterns: list[dict], vocab: Vocab):
-        # kept to pickle by (spaCy's multiprocessing under "spawn" pickles the pipeline);
-        # the tests below are closures, which pickle cannot carry
+        # kept so that it pickles as what it is built from (spaCy's multiprocessing pickles
+        # the pipeline where processes are spawned): the tests built below are closures,
+        # which pickle cannot carry
         self._patterns, self._vocab = patterns, vocab
         strings = vocab.strings
         # (rule id, its key in the StringStore, the tests of its tokens in order)
