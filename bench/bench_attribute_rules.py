@@ -55,9 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     texts = [record["abstract"] for record in Generator(args.seed).papers(args.papers)]
     if args.scirex:
         texts += list(_scirex_passages(args.scirex))
-    indexed = nlp_loader.load.__wrapped__()
-    stock = nlp_loader.load.__wrapped__()
-    del stock.get_pipe("attribute_ruler").match  # the class's own, Matcher-based
+    indexed = nlp_loader.load()
+    stock = nlp_loader.load_with_spacy_rules()
     columns = [ORTH, TAG, POS, MORPH, LEMMA, DEP, HEAD]
     list(indexed.pipe(texts[:20]))
     list(stock.pipe(texts[:20]))

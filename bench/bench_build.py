@@ -164,16 +164,17 @@ def _papers(corpus: str):
     return read_corpus([corpus]).papers
 
 
+def _timed_pipe(nlp, corpus: str) -> dict[str, Any]:
+    texts = [paper.abstract for paper in _papers(corpus)]
+    start = time.perf_counter()
+    words = sum(len(doc) for doc in nlp.pipe(texts, batch_size=64))
+    return {"seconds": time.perf_counter() - start, "papers": len(texts), "tokens": words}
+
+
 def stage_pipe(corpus: str, model: str) -> dict[str, Any]:
     from graph import nlp as nlp_loader
 
-    texts = [paper.abstract for paper in _papers(corpus)]
-    nlp = nlp_loader.load(model)
-    words = 0
-    start = time.perf_counter()
-    for doc in nlp.pipe(texts, batch_size=64):
-        words += len(doc)
-    return {"seconds": time.perf_counter() - start, "papers": len(texts), "tokens": words}
+    return _timed_pipe(nlp_loader.load(model), corpus)
 
 
 def stage_pipe_stock(corpus: str, model: str) -> dict[str, Any]:
@@ -181,13 +182,7 @@ def stage_pipe_stock(corpus: str, model: str) -> dict[str, Any]:
     `graph.nlp.load` gives it: the parse as the pipeline package ships it."""
     from graph import nlp as nlp_loader
 
-    texts = [paper.abstract for paper in _papers(corpus)]
-    nlp = nlp_loader.load.__wrapped__(model)
-    ruler = nlp.get_pipe("attribute_ruler")
-    vars(ruler).pop("match", None)
-    start = time.perf_counter()
-    words = sum(len(doc) for doc in nlp.pipe(texts, batch_size=64))
-    return {"seconds": time.perf_counter() - start, "papers": len(texts), "tokens": words}
+    return _timed_pipe(nlp_loader.load_with_spacy_rules(model), corpus)
 
 
 def stage_build(corpus: str, store: str, workers: int, model: str) -> dict[str, Any]:

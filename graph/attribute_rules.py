@@ -132,6 +132,11 @@ class IndexedMatch:
         return sorted(matches)
 
 
+def unindex_attribute_ruler(ruler: AttributeRuler) -> None:
+    """Give `ruler` back spaCy's own, Matcher-based `match`."""
+    vars(ruler).pop("match", None)
+
+
 def index_attribute_ruler(ruler: AttributeRuler) -> bool:
     """Make `ruler` find its matches through an index; False (and no change) where one of its
     patterns is of a kind the index does not read."""

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import math
 import random
 
 from graph.extractors import scorer
+from graph.train import MAX_BODY_TOKENS, best_thresholds
 
 CLASSES = ("dataset", "method", "metric", "none", "task")
 
@@ -47,10 +49,6 @@ def test_other_widths_use_the_general_loop():
 def test_the_shipped_scorer_is_what_the_train_command_writes_by_default():
     """Its thresholds are the best held-out F1 of its own report, and it was fitted on the
     body length `paperkg train` uses unless told otherwise."""
-    import json
-
-    from graph.train import MAX_BODY_TOKENS, best_thresholds
-
     model = json.loads(scorer.DEFAULT_PATH.read_text(encoding="utf-8"))
     report = json.loads(scorer.DEFAULT_PATH.with_suffix(".report.json").read_text(encoding="utf-8"))
     assert f"up to {MAX_BODY_TOKENS} tokens each" in model["trained_on"]
