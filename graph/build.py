@@ -343,7 +343,7 @@ def _load_and_export(target, fill: Callable[[Path], Iterable[Path]], summary: _S
     replace_text = getattr(target, "replace_all_nquads", None)
     try:
         if replace_text is not None:
-            replace_text(fill, count=False, before_publish=before_publish)
+            replace_text(fill, count=False, before_publish=before_publish, lenient=True)
         else:  # a remote store: load, then count and export from it
             _replace(target, fill)
             before_publish(target)
@@ -359,7 +359,7 @@ def _replace(target, fill: Callable[[Path], list[Path]]) -> None:
     """Load the files `fill` writes into `target`: as text where the store takes N-Quads."""
     replace_text = getattr(target, "replace_all_nquads", None)
     if replace_text is not None:
-        replace_text(fill, count=False)
+        replace_text(fill, count=False, lenient=True)
         return
     import tempfile
 

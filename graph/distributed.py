@@ -300,13 +300,14 @@ def write_nquads_dask(
 
 
 def load_nquads(documents: Sequence[bytes], store: Any = None) -> Any:
-    """Bulk load N-Quads documents into a pyoxigraph Store (a new in-memory one by default)."""
+    """Bulk load N-Quads documents the workers wrote with `graph.rdf` into a pyoxigraph Store
+    (a new in-memory one by default); leniently, as their IRIs were checked when made."""
     from pyoxigraph import RdfFormat, Store
 
     store = Store() if store is None else store
     for document in documents:
         if document:
-            store.bulk_load(document, format=RdfFormat.N_QUADS)
+            store.bulk_load(document, format=RdfFormat.N_QUADS, lenient=True)
     return store
 
 
@@ -318,7 +319,7 @@ def write_nquads(target: Any, documents: Sequence[bytes]) -> int:
     """
     replace_text = getattr(target, "replace_all_nquads", None)
     if replace_text is not None:
-        return replace_text(documents)
+        return replace_text(documents, lenient=True)
     staged = load_nquads(documents)
     quads = list(staged)
     target.replace_all(quads)

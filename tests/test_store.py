@@ -12,6 +12,7 @@ import pytest
 from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad, QueryBoolean
 from rdf_corpus import BASE, PKG, make_corpus
 
+from graph.build import build
 from graph.errors import QueryError, StoreError
 from graph.namespaces import paper_iri, provenance_graph
 from graph.rdf import corpus_quads, entity_quads, paper_quads
@@ -448,8 +449,8 @@ def test_files_a_generator_yields_load_on_a_second_thread_as_it_goes(tmp_path, q
     first_loaded = threading.Event()
     real_load = store_module._bulk_load
 
-    def recording_load(db, item, location):
-        real_load(db, item, location)
+    def recording_load(db, item, location, lenient=False):
+        real_load(db, item, location, lenient)
         loaded.append((Path(item).name, threading.current_thread().name))
         first_loaded.set()
 
@@ -470,6 +471,38 @@ def test_files_a_generator_yields_load_on_a_second_thread_as_it_goes(tmp_path, q
     assert loaded == [(f"part-{n}.nq", "paperkg-load") for n in range(3)]
     assert set(store.quads()) == set(quads)
     store.close()
+
+
+# An IRI with a space: Oxigraph's lenient parser stores it as it is.
+_BAD_IRI = b"<http://example.org/a b> <http://example.org/p> <http://example.org/o> .\n"
+
+
+@pytest.mark.parametrize("location", ["memory", "disk"])
+def test_loading_checks_each_iri_unless_asked_to_trust_the_text(tmp_path, location):
+    path = ":memory:" if location == "memory" else str(tmp_path / "store")
+    store = open_store(path)
+    with pytest.raises(StoreError, match=r"cannot load N-Quads .*Invalid IRI code point ' '"):
+        store.replace_all_nquads([_BAD_IRI])
+    assert store.replace_all_nquads([_BAD_IRI], lenient=True) == 1
+    store.close()
+
+
+def test_a_build_loads_its_own_text_leniently(tmp_path, monkeypatch):
+    import graph.store as store_module
+
+    flags: list[bool] = []
+    real_load = store_module._bulk_load
+
+    def recording_load(db, item, location, lenient=False):
+        flags.append(lenient)
+        real_load(db, item, location, lenient)
+
+    monkeypatch.setattr(store_module, "_bulk_load", recording_load)
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text('{"id": "p1", "title": "T", "abstract": "We propose FooNet, a new '
+                      'method. It is evaluated on ImageNet."}\n', encoding="utf-8")
+    build([str(corpus)], out_dir=None, store=str(tmp_path / "store"))
+    assert flags and all(flags)
 
 
 @pytest.mark.parametrize("failure", ["writer", "loader"])
