@@ -217,8 +217,9 @@ def stage_extract(corpus: str, mode: str, model: str) -> dict[str, Any]:
 
 
 def stage_load(nquads: str, store: str, objects: bool) -> dict[str, Any]:
-    """The build's own load (`replace_all_nquads` of the file: Oxigraph's bulk loader), and,
-    when `objects`, `replace_all` of the same quads as Python objects."""
+    """`replace_all_nquads` of the file (Oxigraph's bulk loader), checking every IRI and, as
+    a build loads its own text, leniently; when `objects`, `replace_all` of the same quads as
+    Python objects."""
     from pyoxigraph import RdfFormat, parse
 
     from graph.store import EmbeddedStore
@@ -227,6 +228,9 @@ def stage_load(nquads: str, store: str, objects: bool) -> dict[str, Any]:
     start = time.perf_counter()
     count = target.replace_all_nquads([Path(nquads)])
     result: dict[str, Any] = {"seconds": time.perf_counter() - start, "quads": count}
+    start = time.perf_counter()
+    target.replace_all_nquads([Path(nquads)], count=False, lenient=True)
+    result["lenient_seconds"] = round(time.perf_counter() - start, 2)
     if objects:
         quads = list(parse(path=nquads, format=RdfFormat.N_QUADS))
         start = time.perf_counter()
@@ -358,10 +362,14 @@ def main(argv: list[str] | None = None) -> int:
         load = report("load-nquads", run_stage(stage_load, nquads, str(work / "store-load"),
                                                objects, model=model))
         oxigraph = shutil.which("oxigraph") or str(Path(sys.executable).with_name("oxigraph"))
-        start = time.perf_counter()
-        subprocess.run([oxigraph, "load", "--location", str(work / "store-oxload"), "--file",
-                        nquads], check=True, capture_output=True)
-        oxload = report("load-oxigraph-cli", {"seconds": time.perf_counter() - start})
+        oxload = {}
+        for name, options in (("seconds", []), ("lenient_seconds", ["--lenient"])):
+            start = time.perf_counter()
+            subprocess.run([oxigraph, "load", *options, "--location",
+                            str(work / f"store-ox{name}"), "--file", nquads],
+                           check=True, capture_output=True)
+            oxload[name] = round(time.perf_counter() - start, 2)
+        oxload = report("load-oxigraph-cli", oxload)
     if "exports" not in skip:
         report("exports", run_stage(stage_exports, store1, str(work / "exports"), model=model))
     add = None
@@ -413,6 +421,15 @@ def main(argv: list[str] | None = None) -> int:
             busy = (result["cpu_s"] + result["workers_cpu_s"]) / (cores * result["seconds"])
             lines.append(_ratio_line(f"build {name}: CPU time / ({cores} cores x wall time)",
                                      busy, "(info)", True))
+    if build1:
+        # The serial build already loads the store on a second thread. Its CPU time spread
+        # over every core, with none added, is the best a parallel build can do.
+        ceilings = sorted(cores * r["build-1"]["seconds"]
+                          / (r["build-1"]["cpu_s"] + r["build-1"]["workers_cpu_s"])
+                          for r in rounds)
+        lines.append(_ratio_line(f"ceiling of a {cores}-core speed-up over the serial build "
+                                 "(its wall time / its CPU time per core; median)",
+                                 statistics.median(ceilings), "(info)", True))
     if "extract-serial" in figures:
         serial = figures["extract-serial"]["seconds"]
         lines.append(_ratio_line("extraction: workers 2 speed-up", serial /
@@ -423,6 +440,9 @@ def main(argv: list[str] | None = None) -> int:
         ratio = oxload["seconds"] / load["seconds"]
         lines.append(_ratio_line("store load speed / `oxigraph load`", ratio, ">= 0.5",
                                  ratio >= 0.5))
+        lines.append(_ratio_line("  both lenient (the build's load / `oxigraph load "
+                                 "--lenient`)", oxload["lenient_seconds"]
+                                 / load["lenient_seconds"], "(info)", True))
     if add:
         ratio = reference["seconds"] / add["seconds"]
         lines.append(_ratio_line("incremental add of 10 / full rebuild, speed-up", ratio,
