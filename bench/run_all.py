@@ -32,6 +32,7 @@ def quick_args(work: Path) -> dict[str, list[str]]:
         "bench_build.py": ["--papers", "300", "--skip", "extract"],
         "bench_scaling.py": ["--papers", "200"],
         "bench_attribute_rules.py": ["--papers", "200"],
+        "bench_store_load.py": ["--papers", "300"],
         "bench_sparql.py": ["--papers", "2000", "--repeat", "5", "--no-rdflib"],
         "bench_api.py": ["--papers", "2000", "--repeat", "5"],
         "bench_viz.py": ["--nodes", "200", "--repeat", "1"],
