@@ -312,7 +312,8 @@ def load_nquads(documents: Sequence[bytes], store: Any = None) -> Any:
 
 
 def write_nquads(target: Any, documents: Sequence[bytes]) -> int:
-    """Replace the content of a paperkg store (embedded or remote) with the documents' quads.
+    """Replace the content of a paperkg store (embedded or remote) with the quads of the
+    documents the workers wrote with `graph.rdf` (loaded leniently, as `load_nquads` does).
 
     A store that takes N-Quads directly (`replace_all_nquads`) gets the text as is; any other
     gets parsed quads through `replace_all`. Returns the number of quads written.

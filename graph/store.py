@@ -495,8 +495,9 @@ class EmbeddedStore:
         of a function are loaded on a second thread as it yields them, so a function that is
         a generator goes on working while they load.
 
-        `lenient` skips Oxigraph's check of each IRI while parsing (about a quarter of the load's
-        CPU): only for text `graph.rdf` wrote, whose IRIs were checked as they were made.
+        `lenient` skips Oxigraph's check of each IRI while parsing (about a fifth of the load's
+        time: bench/bench_build.py's load stage): only for text `graph.rdf` wrote, whose IRIs
+        were checked as they were made.
         """
         def load(db: pyoxigraph.Store, folder: Path | None) -> None:
             staged: list[Path] = []
