@@ -428,7 +428,7 @@ def main(argv: list[str] | None = None) -> int:
                           / (r["build-1"]["cpu_s"] + r["build-1"]["workers_cpu_s"])
                           for r in rounds)
         lines.append(_ratio_line(f"ceiling of a {cores}-core speed-up over the serial build "
-                                 "(its wall time / its CPU time per core; median)",
+                                 "(its wall time x cores / its CPU time; median)",
                                  statistics.median(ceilings), "(info)", True))
     if "extract-serial" in figures:
         serial = figures["extract-serial"]["seconds"]
