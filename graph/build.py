@@ -356,11 +356,8 @@ def _load_and_export(target, fill: Callable[[Path], Iterable[Path]], summary: _S
 
 
 def _replace(target, fill: Callable[[Path], list[Path]]) -> None:
-    """Load the files `fill` writes into `target`: as text where the store takes N-Quads."""
-    replace_text = getattr(target, "replace_all_nquads", None)
-    if replace_text is not None:
-        replace_text(fill, count=False, lenient=True)
-        return
+    """Load the files `fill` writes into `target`, a store that takes no N-Quads text (a
+    remote one), as parsed quads."""
     import tempfile
 
     from pyoxigraph import RdfFormat, parse
