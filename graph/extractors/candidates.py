@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from spacy.tokens import Doc, Span
 
-from graph.extractors import acronyms, classify, lexicon
+from graph.extractors import acronyms, classify, lexicon, lists
 from graph.extractors import scorer as scorer_mod
 from graph.extractors.scorer import NONE, Scorer
 from graph.extractors.tokens import Tokens, table
@@ -29,6 +29,10 @@ MAX_PHRASE_TOKENS = 7
 _GENERIC_LEXICON_STRENGTH = 0.55
 _LEXICON_STRENGTH = 0.92
 _ACRONYM_STRENGTH = 0.25
+# a name listed under a word for its kind ("benchmarks including A, B and C"), and one listed
+# beside known names of one kind
+_LISTED_STRENGTH = 0.8
+_PEER_STRENGTH = 0.7
 
 _PROPOSE_VERBS = frozenset(
     "propose introduce present develop design devise build create construct formulate offer "
@@ -508,7 +512,7 @@ _KIND_WORDS = {
                         "model scheme strategy module procedure".split()),
     "model": frozenset("model checkpoint architecture network".split()),
     "task": frozenset("task problem challenge".split()),
-    "dataset": frozenset("dataset benchmark corpus treebank".split()),
+    "dataset": frozenset("dataset benchmark corpus treebank database data".split()),
     "metric": frozenset("metric measure score".split()),
 }
 
@@ -711,6 +715,24 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
     for d in d_list:
         if "chunk" in d.sources and _names_a_variant(d, known):
             d.sources.add("named-variant")
+    # 7. names listed under a word for their kind, or beside known names of one kind
+    known_types = {(h.span.start, h.span.end): h.type for h in hits}
+    for named in lists.find(t, known_types):
+        strength = _LISTED_STRENGTH if named.anchor == "kind" else _PEER_STRENGTH
+        for start, end in named.items:
+            d = drafts.get((start, end))
+            if d is None:
+                d = draft(start, end)
+                d.sources.add("name")
+                d_list.append(d)
+            d.add({named.type: strength})
+        if named.kind_after is not None and named.items:
+            # "the FLIC and MPII benchmarks": the last name's wording with its kind word
+            d = drafts[named.items[-1]]
+            wording = t.span_text(d.start, named.kind_after + 1)
+            if wording not in d.surface:
+                d.surface.append(wording)
+    d_list.sort(key=lambda d: (d.start, d.end))
     for d in d_list:
         d.add(classify.context_evidence_at(t, d.start, d.end))
         shape = classify.model_shape(d.text)
@@ -852,9 +874,7 @@ def _decide(d: _Draft, scorer: Scorer | None) -> Candidate | None:
             conf *= 0.35
     if conf < MIN_CONFIDENCE:
         return None
-    aliases = tuple(a for a in (*d.aliases, *d.surface) if a != (d.label or span.text))
-    if d.label and span.text != d.label and span.text not in aliases:
-        aliases = (span.text,) + aliases
+    aliases = _aliases(d, etype)
     return Candidate(
         type=etype,
         start=span.start_char,
@@ -867,6 +887,26 @@ def _decide(d: _Draft, scorer: Scorer | None) -> Candidate | None:
         sources=tuple(sorted(d.sources)),
         evidence=tuple(sorted(scores.items())),
     )
+
+
+def _aliases(d: _Draft, etype: str) -> tuple[str, ...]:
+    """The names a candidate of type `etype` goes by besides its label: defined short forms,
+    the paper's longer wordings, and its text when the label is another name."""
+    text = d.text
+    surface = d.surface
+    t, end = d.tokens, d.end
+    # "the MARS datasets", "the AFLW database": the wording with the word for the kind the
+    # name was typed as (known names have theirs already, from their lexicon's type)
+    if end < t.n and t.pos[end] in ("NOUN", "PROPN") and t.lemma_lower[end] in _KIND_WORDS.get(
+        etype, ()
+    ):
+        wording = t.span_text(d.start, end + 1)
+        if wording not in surface:
+            surface = [*surface, wording]
+    aliases = tuple(a for a in (*d.aliases, *surface) if a != (d.label or text))
+    if d.label and text != d.label and text not in aliases:
+        aliases = (text,) + aliases
+    return aliases
 
 
 _TIERS = {"named-variant": 0, "lexicon": 2, "lexicon-variant": 2, "acronym": 2, "acronym-use": 2, "name": 1, "chunk": 0}
@@ -976,9 +1016,7 @@ def _decide_learned(d: _Draft, scorer: Scorer) -> Candidate | None:
     if conf < scorer.thresholds.get(etype, MIN_CONFIDENCE):
         return None
     text = d.text
-    aliases = tuple(a for a in (*d.aliases, *d.surface) if a != (d.label or text))
-    if d.label and text != d.label and text not in aliases:
-        aliases = (text,) + aliases
+    aliases = _aliases(d, etype)
     return Candidate(
         type=etype,
         start=d.tokens.idx[d.start],
