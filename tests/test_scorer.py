@@ -53,3 +53,14 @@ def test_the_shipped_scorer_is_what_the_train_command_writes_by_default():
     report = json.loads(scorer.DEFAULT_PATH.with_suffix(".report.json").read_text(encoding="utf-8"))
     assert f"up to {MAX_BODY_TOKENS} tokens each" in model["trained_on"]
     assert model["thresholds"] == best_thresholds(report["heldout"])
+
+
+def test_a_held_out_tie_goes_to_the_higher_threshold():
+    def rows(method: float, task: float) -> dict:
+        return {"entities": {"method": {"f1": method}, "task": {"f1": task},
+                             "dataset": None, "metric": None}}
+
+    heldout = {"0.30": rows(0.6000, 0.5800), "0.40": rows(0.6359, 0.5828),
+               "0.50": rows(0.6355, 0.5780)}
+    # method: 0.6355 is within 0.001 of 0.6359; task: 0.5800 is not within it of 0.5828
+    assert best_thresholds(heldout) == {"method": 0.5, "task": 0.4, "model": 0.5}
