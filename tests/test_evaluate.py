@@ -122,6 +122,8 @@ def test_score_arithmetic() -> None:
     assert s.recall == pytest.approx(0.6)
     assert s.f1 == pytest.approx(2 * 0.75 * 0.6 / 1.35)
     assert ev.Score().f1 == 0.0
+    # exactly 0.6 (330 / 550), where 2PR / (P + R) on rounded quotients gives 0.5999...
+    assert ev.Score(tp=165, fp=65, fn=155).f1 == 0.6
 
 
 @pytest.mark.parametrize(

@@ -78,9 +78,10 @@ def test_listed_names_get_the_kind_as_evidence_and_the_wording_as_an_alias(nlp):
 
 
 def test_an_article_before_a_listed_name_is_skipped(nlp):
-    text = "We train on CelebA, CIFAR-10, LSUN Bedrooms, and the Gorp Word Benchmark."
+    text = "We train on CelebA, CIFAR-10, LSUN Bedrooms, and the One Gorp Word Benchmark."
     assert found(nlp, text) == [
-        ("dataset", "peers", ["CelebA", "CIFAR-10", "LSUN Bedrooms", "Gorp Word Benchmark"], None)
+        ("dataset", "peers", ["CelebA", "CIFAR-10", "LSUN Bedrooms", "One Gorp Word Benchmark"],
+         None)
     ]
 
 
@@ -90,3 +91,22 @@ def test_a_name_typed_as_a_dataset_keeps_its_wording_with_the_kind_word(nlp):
     assert "ZORBLAX database" in candidates._aliases(drafts["ZORBLAX"], "dataset")
     # the kind word of another type is not the name's wording
     assert candidates._aliases(drafts["ZORBLAX"], "method") == ()
+
+
+def test_tasks_are_listed_as_phrases(nlp):
+    text = "We evaluate the model on three tasks: glyph ordering, scene parsing and style transfer."
+    assert found(nlp, text) == [
+        ("task", "kind", ["glyph ordering", "scene parsing", "style transfer"], None)
+    ]
+    text = "It applies to many problems, including glyph ordering, and scene parsing."
+    assert found(nlp, text) == [("task", "kind", ["glyph ordering", "scene parsing"], None)]
+
+
+def test_an_adjective_sharing_the_last_tasks_head_noun_is_no_task(nlp):
+    text = "The regularizer helps unsupervised and semi-supervised learning tasks alike."
+    assert found(nlp, text) == [("task", "kind", ["semi-supervised learning"], "tasks")]
+
+
+def test_a_task_word_is_no_word_for_tasks(nlp):
+    # "segmentation" names a task; the names before it are not a list of tasks
+    assert found(nlp, "We study Quux and Zorb segmentation in depth.") == []

@@ -723,7 +723,8 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
             d = drafts.get((start, end))
             if d is None:
                 d = draft(start, end)
-                d.sources.add("name")
+                # a listed task is a phrase ("word ordering"), a listed dataset a name
+                d.sources.add("name" if _is_coined(d) else "chunk")
                 d_list.append(d)
             d.add({named.type: strength})
         if named.kind_after is not None and named.items:

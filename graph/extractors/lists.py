@@ -1,6 +1,7 @@
 """Names given as a list under a word for their kind: "benchmarks including VIPeR, PRID2011
 and Market1501", "datasets (MORPH Album 2, CACD-VS and FG-NET)", "the FLIC and MPII
-benchmarks", "metrics such as BLEU, METEOR and CIDEr".
+benchmarks", "metrics such as BLEU, METEOR and CIDEr", "three tasks: word ordering, parsing
+and machine translation".
 
 The kind word types every name in the list, not only the one next to it; and a list several
 of whose names are known datasets lends the kind to its unknown ones. The parser hangs such
@@ -17,7 +18,10 @@ from graph.extractors.tokens import Tokens
 
 #: The kinds whose lists are typed: the words for them name a kind reliably ("datasets"),
 #: unlike "methods" or "models", which a list of anything may follow.
-KINDS = frozenset({"dataset", "metric"})
+KINDS = frozenset({"dataset", "metric", "task"})
+#: Tasks are named by common nouns ("parsing", "machine translation"), the other kinds by
+#: names; "tasks" and "problems" say what the list is only in the plural ("the task of X").
+_TASK_WORDS = frozenset({"tasks", "problems"})
 _MAX_ITEM_TOKENS = 6
 #: what opens a list after the kind word: "benchmarks including", "datasets (", "metrics:"
 _OPENERS = ("including", "like", "(", ":", ",")
@@ -39,6 +43,8 @@ class NameList:
 
 
 def _name_like(t: Tokens, k: int) -> bool:
+    if t.like_num[k] and t.is_lower[k]:  # "eight": a count, not a name ("One Billion Word" is)
+        return False
     pos = t.pos[k]
     if pos in ("PROPN", "NUM"):
         return True
@@ -46,11 +52,28 @@ def _name_like(t: Tokens, k: int) -> bool:
     return classify.is_name_shaped(text) or (text[:1].isupper() and t.is_alpha[k])
 
 
-def _item_forward(t: Tokens, k: int, stop: int) -> int:
+def _phrase_word(t: Tokens, k: int) -> bool:
+    """A word of a task's name: a name, or a content word that is not an evaluative one."""
+    if _name_like(t, k):
+        return True
+    pos = t.pos[k]
+    return (
+        (pos in ("NOUN", "ADJ") or t.tag[k] == "VBG")
+        and not t.is_stop[k]
+        and t.lower[k] not in classify.EVALUATIVE
+        and t.lower[k] not in _OPENERS
+    )
+
+
+def _part(etype: str):
+    return _phrase_word if etype == "task" else _name_like
+
+
+def _item_forward(t: Tokens, k: int, stop: int, part=_name_like) -> int:
     """End of the name starting at token k (k when there is none there)."""
     end = k
     while end < stop and end - k < _MAX_ITEM_TOKENS:
-        if _name_like(t, end) or (t.text[end] in _GLUE and end > k and not t.ws[end - 1]):
+        if part(t, end) or (t.text[end] in _GLUE and end > k and not t.ws[end - 1]):
             end += 1
         else:
             break
@@ -59,12 +82,12 @@ def _item_forward(t: Tokens, k: int, stop: int) -> int:
     return end
 
 
-def _item_backward(t: Tokens, k: int, first: int) -> int:
+def _item_backward(t: Tokens, k: int, first: int, part=_name_like) -> int:
     """Start of the name ending at token k - 1 (k when there is none there)."""
     start = k
     while start > first and k - start < _MAX_ITEM_TOKENS:
         prev = start - 1
-        if _name_like(t, prev) or (t.text[prev] in _GLUE and start < k and not t.ws[prev]):
+        if part(t, prev) or (t.text[prev] in _GLUE and start < k and not t.ws[prev]):
             start = prev
         else:
             break
@@ -87,14 +110,14 @@ def _separator(t: Tokens, k: int, stop: int) -> tuple[int, bool] | None:
     return None
 
 
-def _forward(t: Tokens, k: int, stop: int) -> list[tuple[int, int]]:
+def _forward(t: Tokens, k: int, stop: int, part=_name_like) -> list[tuple[int, int]]:
     """The names listed from token k on: "A, B and C"; those of "(A, B, C)" too."""
     items: list[tuple[int, int]] = []
     last = False
     while True:
         if k < stop and t.lower[k] == "the":  # "..., and the One Billion Word Benchmark"
             k += 1
-        end = _item_forward(t, k, stop)
+        end = _item_forward(t, k, stop, part)
         if end == k:
             return []
         items.append((k, end))
@@ -108,13 +131,13 @@ def _forward(t: Tokens, k: int, stop: int) -> list[tuple[int, int]]:
         k, last = end + sep[0], sep[1]
 
 
-def _backward(t: Tokens, k: int, first: int) -> list[tuple[int, int]]:
+def _backward(t: Tokens, k: int, first: int, part=_name_like) -> list[tuple[int, int]]:
     """The names listed just before token k: the "A, B and C" of "A, B and C datasets"."""
     items: list[tuple[int, int]] = []
     seen_and = False
     end = k
     while True:
-        start = _item_backward(t, end, first)
+        start = _item_backward(t, end, first, part)
         if start == end:
             break
         items.append((start, end))
@@ -140,18 +163,31 @@ def _backward(t: Tokens, k: int, first: int) -> list[tuple[int, int]]:
     return items[::-1] if len(items) > 1 else []
 
 
-def _is_name(t: Tokens, start: int, end: int) -> bool:
+def _is_name(t: Tokens, start: int, end: int, modifier: bool) -> bool:
     # "2012" of "VOC 2007 and 2012", "2D and 3D": an edition or a shape, not a name
-    return sum(c.isalpha() for c in t.span_text(start, end)) >= 2
+    if sum(c.isalpha() for c in t.span_text(start, end)) < 2:
+        return False
+    return not modifier or t.pos[end - 1] in ("NOUN", "PROPN") or t.tag[end - 1] == "VBG"
 
 
-def _names(t: Tokens, items: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-    return tuple(item for item in items if _is_name(t, *item))
+def _names(t: Tokens, items: list[tuple[int, int]], etype: str,
+           before_kind: bool = False) -> tuple[tuple[int, int], ...]:
+    # "supervised and semi-supervised learning tasks": an adjective before the last task
+    # shares its head noun; it is no task of its own (the last one may be a mistagged noun:
+    # "relatedness and entailment tasks")
+    shared = etype == "task" and before_kind
+    return tuple(item for n, item in enumerate(items)
+                 if _is_name(t, *item, shared and n < len(items) - 1))
 
 
 def _kind(t: Tokens, k: int) -> str | None:
     """The type token k is a word for ("benchmarks" -> dataset), if it is one of KINDS."""
-    hit = classify.HEADS.get(t.lower[k]) or classify.HEADS.get(t.lemma_lower[k])
+    if t.lower[k] in _TASK_WORDS:
+        hit: tuple[str, float] | None = ("task", 1.0)
+    else:
+        hit = classify.HEADS.get(t.lower[k]) or classify.HEADS.get(t.lemma_lower[k])
+        if hit and hit[0] == "task":  # "segmentation" names a task; it is no word for tasks
+            return None
     # "BLEU" is a metric's name, not the word for metrics
     if not (hit and hit[0] in KINDS and hit[1] >= 0.8) or classify.is_name_shaped(t.text[k]):
         return None
@@ -160,6 +196,18 @@ def _kind(t: Tokens, k: int) -> str | None:
     if t.pos[k] in ("NOUN", "PROPN") or (k > 0 and _name_like(t, k - 1)):
         return hit[0]
     return None
+
+
+def _list_start(t: Tokens, k: int, stop: int) -> int:
+    """Where a list opened at token k begins ("including A", ", such as A", "(A"), or -1."""
+    opened = False
+    if k < stop and t.text[k] == ",":
+        k, opened = k + 1, True
+    if k + 1 < stop and (t.lower[k], t.lower[k + 1]) == _SUCH_AS:
+        return k + 2
+    if k < stop and t.lower[k] in _OPENERS and t.text[k] != ",":
+        return k + 1
+    return k if opened else -1
 
 
 def find(t: Tokens, known: dict[tuple[int, int], str]) -> list[NameList]:
@@ -173,20 +221,15 @@ def find(t: Tokens, known: dict[tuple[int, int], str]) -> list[NameList]:
             if kind is None:
                 continue
             # after the kind word: "benchmarks including A, B and C", "datasets (A, B, C)"
-            nxt = k + 1
-            if nxt + 1 < stop and (t.lower[nxt], t.lower[nxt + 1]) == _SUCH_AS:
-                nxt += 2
-            elif nxt < stop and t.lower[nxt] in _OPENERS:
-                nxt += 1
-            else:
-                nxt = -1
-            items = _forward(t, nxt, stop) if nxt > 0 else []
+            nxt = _list_start(t, k + 1, stop)
+            part = _part(kind)
+            items = _forward(t, nxt, stop, part) if nxt > 0 else []
             # before it: "A, B and C datasets"
-            items_before = _backward(t, k, first)
+            items_before = _backward(t, k, first, part)
             for found, after in ((items, None), (items_before, k)):
                 if found and found[0] not in taken:
                     taken.add(found[0])
-                    names = _names(t, found)
+                    names = _names(t, found, kind, before_kind=after is not None)
                     if not names:
                         continue
                     if names[-1] != found[-1]:
@@ -214,6 +257,6 @@ def _peer_lists(t: Tokens, first: int, stop: int, known: dict[tuple[int, int], s
         hits = sum(1 for i in items if i in known)
         if len(types) == 1 and hits >= 2 and (kind := next(iter(types))) in KINDS:
             taken.add(items[0])
-            out.append(NameList(kind, _names(t, items), "peers"))
+            out.append(NameList(kind, _names(t, items, kind), "peers"))
         done = items[-1][1]
     return out
