@@ -110,3 +110,11 @@ def test_an_adjective_sharing_the_last_tasks_head_noun_is_no_task(nlp):
 def test_a_task_word_is_no_word_for_tasks(nlp):
     # "segmentation" names a task; the names before it are not a list of tasks
     assert found(nlp, "We study Quux and Zorb segmentation in depth.") == []
+
+
+def test_a_kind_word_read_as_an_adjective_still_gives_the_wording(nlp):
+    doc = nlp("We report the AUC-100 metric on the test set.")
+    t = table(doc)
+    assert t.text[4] == "metric" and t.pos[4] == "ADJ"  # the tagger's reading this test needs
+    drafts = {d.text: d for d in candidates.drafts_of(doc)[0]}
+    assert "AUC-100 metric" in candidates._aliases(drafts["AUC-100"], "metric")

@@ -517,6 +517,16 @@ _KIND_WORDS = {
 }
 
 
+def _kind_word_after(t: Tokens, end: int, etype: str | None) -> bool:
+    """Whether token `end` is a word for the kind `etype` ("architecture", "dataset"); the
+    tagger reads "metric" after a name as an adjective as often as a noun."""
+    return (
+        end < t.n
+        and t.pos[end] in ("NOUN", "PROPN", "ADJ")
+        and t.lemma_lower[end] in _KIND_WORDS.get(etype or "", ())
+    )
+
+
 def _is_edition_word(t: Tokens, k: int) -> bool:
     """Token k, after a space, names a model's tier or version ("Turbo", "1.5", "70B")."""
     if not t.ws[k - 1]:
@@ -573,8 +583,7 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
     # word for its kind after it keeps that wording as an alias (read off the words, not the
     # noun chunks, which the parser often breaks inside such names)
     for (start, end), d in drafts.items():
-        kinds = _KIND_WORDS.get(d.lexicon_type, ())
-        if end < t.n and t.pos[end] in ("NOUN", "PROPN") and t.lemma_lower[end] in kinds:
+        if _kind_word_after(t, end, d.lexicon_type):
             d.surface.append(t.span_text(start, end + 1))
 
     # 2. acronym definitions and later uses of the acronym
@@ -898,9 +907,7 @@ def _aliases(d: _Draft, etype: str) -> tuple[str, ...]:
     t, end = d.tokens, d.end
     # "the MARS datasets", "the AFLW database": the wording with the word for the kind the
     # name was typed as (known names have theirs already, from their lexicon's type)
-    if end < t.n and t.pos[end] in ("NOUN", "PROPN") and t.lemma_lower[end] in _KIND_WORDS.get(
-        etype, ()
-    ):
+    if _kind_word_after(t, end, etype):
         wording = t.span_text(d.start, end + 1)
         if wording not in surface:
             surface = [*surface, wording]
