@@ -229,3 +229,23 @@ def test_a_plain_capitalised_name_the_paper_coins_anchors_its_results(nlp):
     assert kinds == [("contribution", "We propose Veritas"), ("empirical", "On TruthfulQA")]
     # the "13B" of the model's name is part of the name, not a result
     assert [r.text for r in mentions[1].results] == ["41.2%", "58.7%"]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "ReasoNet wins.", "ReasoNets win.", "ReasoNet's gain.", "ReasoNet’s gain.",
+        "The ReasoNet-2 model.", "Pre-ReasoNet is old.", "ReasoNetwork is another.",
+        "xReasoNet", "(ReasoNet)", "ReasoNet", "ReasoNets's", "ReasoNet_s", "ReasoNet'",
+        "ReasoNet, ReasoNetX and ReasoNet.", "ReasoNetX then ReasoNet", "ReasoNetés",
+        "ReasoNet9", "A ReasoNet s", "", "Reaso",
+    ],
+)
+def test_a_name_is_found_as_the_regular_expression_finds_it(sentence):
+    import re
+
+    from graph.extractors.claims import mentions_name
+
+    name = "ReasoNet"
+    pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?:s|'s|’s)?(?![\w-])")
+    assert mentions_name(sentence, name) == bool(pattern.search(sentence))

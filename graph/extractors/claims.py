@@ -12,7 +12,6 @@ Numbers of empirical and contribution claims come back as Results (graph.extract
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from spacy.tokens import Doc
 
@@ -177,9 +176,28 @@ def _names_from(sentence: str) -> set[str]:
     return {t for t in _NAME_TOKEN.findall(sentence) if t not in _COMMON_ACRONYMS and len(t) > 1}
 
 
-@lru_cache(maxsize=1024)
-def _name_pattern(name: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![\w-]){re.escape(name)}(?:s|'s|’s)?(?![\w-])")
+def _outside_word(c: str) -> bool:
+    """Whether character `c` may border a name: not a word character and not a hyphen."""
+    return not (c.isalnum() or c in "_-")
+
+
+def mentions_name(sentence: str, name: str) -> bool:
+    """Whether `sentence` names `name` as a word of its own, or its plural or possessive
+    ("ReasoNets", "BERT's"). Read with `str.find`: the names are the paper's own, so a
+    compiled pattern per name would be compiled once per paper."""
+    start = 0
+    size = len(name)
+    while (i := sentence.find(name, start)) >= 0:
+        start = i + 1
+        if i and not _outside_word(sentence[i - 1]):
+            continue
+        end = i + size
+        for suffix in ("s", "'s", "’s", ""):
+            if sentence.startswith(suffix, end):
+                after = end + len(suffix)
+                if after == len(sentence) or _outside_word(sentence[after]):
+                    return True
+    return False
 
 
 def _classify(
@@ -190,7 +208,7 @@ def _classify(
     paper = bool(_PAPER.search(sentence))
     we = we_word or paper
     # the name as given, or its plural/possessive ("ReasoNets", "BERT's")
-    named = any(_name_pattern(n).search(sentence) for n in names)
+    named = any(mentions_name(sentence, n) for n in names)
     system = (
         named
         or paper

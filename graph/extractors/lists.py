@@ -180,21 +180,28 @@ def _names(t: Tokens, items: list[tuple[int, int]], etype: str,
                  if _is_name(t, *item, shared and n < len(items) - 1))
 
 
+#: word -> the kind it is a word for: "benchmarks" (dataset), "accuracy" (metric), "tasks";
+#: not "segmentation", which names a task rather than saying what a list is
+_KIND_OF: dict[str, str] = {
+    **{word: etype for word, (etype, strength) in classify.HEADS.items()
+       if etype in KINDS and etype != "task" and strength >= 0.8},
+    **dict.fromkeys(_TASK_WORDS, "task"),
+}
+
+
 def _kind(t: Tokens, k: int) -> str | None:
     """The type token k is a word for ("benchmarks" -> dataset), if it is one of KINDS."""
-    if t.lower[k] in _TASK_WORDS:
-        hit: tuple[str, float] | None = ("task", 1.0)
-    else:
-        hit = classify.HEADS.get(t.lower[k]) or classify.HEADS.get(t.lemma_lower[k])
-        if hit and hit[0] == "task":  # "segmentation" names a task; it is no word for tasks
-            return None
+    # the lemma only where the word itself is none: "data" is the lemma of "datum"
+    etype = _KIND_OF.get(t.lower[k])
+    if etype is None and t.lower[k] not in classify.HEADS:
+        etype = _KIND_OF.get(t.lemma_lower[k])
     # "BLEU" is a metric's name, not the word for metrics
-    if not (hit and hit[0] in KINDS and hit[1] >= 0.8) or classify.is_name_shaped(t.text[k]):
+    if etype is None or classify.is_name_shaped(t.text[k]):
         return None
     # right after a name the word is its kind even where the tagger read a verb ("... and
     # Quixel benchmarks.")
     if t.pos[k] in ("NOUN", "PROPN") or (k > 0 and _name_like(t, k - 1)):
-        return hit[0]
+        return etype
     return None
 
 
@@ -215,8 +222,11 @@ def find(t: Tokens, known: dict[tuple[int, int], str]) -> list[NameList]:
     types, for lists typed by their members."""
     out: list[NameList] = []
     taken: set[tuple[int, int]] = set()
+    lower, lemma = t.lower, t.lemma_lower
     for first, stop in t.sents or [(0, t.n)]:
         for k in range(first, stop):
+            if lower[k] not in _KIND_OF and lemma[k] not in _KIND_OF:
+                continue  # most words: no call for them
             kind = _kind(t, k)
             if kind is None:
                 continue
