@@ -191,7 +191,7 @@ _KIND_OF: dict[str, str] = {
 
 def _kind(t: Tokens, k: int) -> str | None:
     """The type token k is a word for ("benchmarks" -> dataset), if it is one of KINDS."""
-    # the lemma only where the word itself is none: "data" is the lemma of "datum"
+    # the word's own entry in classify.HEADS first, its lemma's only where it has none
     etype = _KIND_OF.get(t.lower[k])
     if etype is None and t.lower[k] not in classify.HEADS:
         etype = _KIND_OF.get(t.lemma_lower[k])
