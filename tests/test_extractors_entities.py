@@ -178,6 +178,13 @@ def test_name_and_model_shapes():
     assert classify.model_shape("GPT-3.5") >= 0.75
     assert classify.model_shape("Qwen3-14B") >= 0.75
     assert classify.model_shape("dataset") == 0.0
+    # a parameter count is no checkpoint: "from 42M to 1.6B parameters"
+    assert classify.model_shape("1.6B") == 0.0 and classify.model_shape("42M") == 0.0
+
+
+def test_a_parameter_count_is_not_a_model(nlp):
+    text = "We trained Zorblax models at four scales from 42M to 1.6B parameters."
+    assert [m.text for m in run(nlp, text, names=("models.v1",))] == []
 
 
 def test_lexicon_lookup_and_errors(tmp_path):

@@ -109,6 +109,7 @@ _SIZE = re.compile(
     r"(?:^|[-_ /.])(?:\d+(?:\.\d+)?[BbMmKk]|[BbLlSsHhGg]/\d+|base|large|small|tiny|mini|medium|"
     r"huge|xl|xxl|XL|XXL|instruct|chat|turbo|v\d+(?:\.\d+)?|\d+(?:\.\d+)?)$"
 )
+_COUNT = re.compile(r"\d+(?:\.\d+)?[BbMmKkTt]")
 _VERSIONED = re.compile(r"^[A-Za-z][A-Za-z]*(?:[-_ ]?v?\d+(?:\.\d+)*[A-Za-z]?)(?:[-/][\w./]+)*$")
 
 
@@ -137,6 +138,8 @@ def model_shape(text: str) -> float:
     match = re.match(r"^([a-z][a-z-]*?)(v?\d+(?:\.\d+)?)$", lowered)
     if match and match.group(1) in fams:
         return 0.85
+    if _COUNT.fullmatch(text):
+        return 0.0  # "from 42M to 1.6B parameters": a size with no family is a count
     if _SIZE.search(text) and is_name_shaped(text) and any(c.isalpha() for c in text):
         tail = re.split(r"[-_ /]", text)[-1]
         # parameter counts in billions; "-1M" names datasets as often as models
