@@ -140,6 +140,9 @@ _TRIM_DEPS = frozenset({"det", "poss", "predet", "nummod"})
 _TRIM_POS = frozenset({"PRON", "DET", "PUNCT", "ADV", "CCONJ", "ADP", "PART"})
 _TRIM_TAIL_POS = frozenset({"PUNCT", "PART"})
 _TRIM_TAIL_TEXT = frozenset({"-", "'s"})
+_PRAISING_ADVERBS = frozenset({"well", "recently", "newly", "previously", "widely", "commonly"})
+#: a model's size, which says how big, not what: "a 1.3B-parameter", "8x7B-sized"
+_SIZE_COUNT = re.compile(r"^(?:\d+x)?\d+(?:\.\d+)?[BMKT]$")
 
 
 def trim(span: Span) -> Span:
@@ -148,15 +151,35 @@ def trim(span: Span) -> Span:
     return span.doc[start:end]
 
 
+def _hyphen_word_end(t: Tokens, k: int, end: int) -> int:
+    """End of the word joined by hyphens that starts at token k ("end-to-end", "one-dimensional",
+    "state-of-the-art"): k + 1 where token k is followed by a space or no hyphen."""
+    j = k
+    while j + 2 < end and not t.ws[j] and t.text[j + 1] == "-" and not t.ws[j + 1]:
+        j += 2
+    return j + 1
+
+
 def _trim(t: Tokens, start: int, end: int) -> tuple[int, int]:
     dep, pos, lower, like_num = t.dep, t.pos, t.lower, t.like_num
     evaluative = classify.EVALUATIVE
     while start < end:
-        if (
+        word_end = _hyphen_word_end(t, start, end)
+        if word_end > start + 1:
+            # a hyphenated word is trimmed whole ("state-of-the-art") or kept whole: the "one"
+            # of "one-dimensional" is no count
+            if not (t.span_text(start, word_end).lower() in evaluative
+                    or lower[start] in _PRAISING_ADVERBS  # "well-established", "newly-proposed"
+                    or _SIZE_COUNT.match(t.text[start])  # "1.3B-parameter language modeling"
+                    or t.lemma[word_end - 1] in _NAMING_VERBS):  # "so-called"
+                break
+            start = word_end
+        elif (
             dep[start] in _TRIM_DEPS
             or pos[start] in _TRIM_POS
             or lower[start] in evaluative
             or (like_num[start] and pos[start] == "NUM")
+            or t.text[start] == "%"  # "94% hit rate" once the number is gone
             # "so-called Augmented Autoencoder", "dubbed X": the name is what follows
             or (t.lemma[start] in _NAMING_VERBS and pos[start] == "VERB")
         ):
@@ -166,6 +189,28 @@ def _trim(t: Tokens, start: int, end: int) -> tuple[int, int]:
     while end > start and (pos[end - 1] in _TRIM_TAIL_POS or t.text[end - 1] in _TRIM_TAIL_TEXT):
         end -= 1
     return start, end
+
+
+def _whole_chunks(t: Tokens, doc: Doc) -> list[tuple[int, int]]:
+    """The noun chunks, where one that is the tail of a hyphenated word (the "end" of "an
+    end-to-end neural network", parsed as the object of "to") stands for the phrase around it,
+    which spaCy's iterator skips once the tail has taken its tokens."""
+    chunks = t.noun_chunks(doc)
+    out: list[tuple[int, int]] = []
+    for start, end in chunks:
+        if start > 1 and t.text[start - 1] == "-" and not t.ws[start - 2] and not t.ws[start - 1]:
+            k, steps = end - 1, 0
+            while t.head[k] != k and t.head[k] < end and steps < _MAX_HYPHEN_PARTS:
+                k, steps = t.head[k], steps + 1
+            noun = t.head[k]
+            if noun >= end and t.pos[noun] in ("NOUN", "PROPN"):
+                start, end = t.left_edge(doc, noun), noun + 1
+        if not out or out[-1] != (start, end):
+            out.append((start, end))
+    return out
+
+
+_MAX_HYPHEN_PARTS = 8
 
 
 _GLUE = {"-", "/", "."}
@@ -519,12 +564,12 @@ _KIND_WORDS = {
 
 def _kind_word_after(t: Tokens, end: int, etype: str | None) -> bool:
     """Whether token `end` is a word for the kind `etype` ("architecture", "dataset"); the
-    tagger reads "metric" after a name as an adjective as often as a noun."""
-    return (
-        end < t.n
-        and t.pos[end] in ("NOUN", "PROPN", "ADJ")
-        and t.lemma_lower[end] in _KIND_WORDS.get(etype or "", ())
-    )
+    tagger reads "metric" after a name as an adjective as often as a noun, and the lemmatiser
+    turns "data" into "datum"."""
+    if end >= t.n or t.pos[end] not in ("NOUN", "PROPN", "ADJ"):
+        return False
+    words = _KIND_WORDS.get(etype or "", ())
+    return t.lemma_lower[end] in words or t.lower[end] in words
 
 
 def _is_edition_word(t: Tokens, k: int) -> bool:
@@ -614,7 +659,7 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
     # 3. noun chunks, trimmed; "X dataset" / "X model" name X
     generic_words = classify.GENERIC
     name_shaped = classify.is_name_shaped
-    for chunk_start, chunk_end in t.noun_chunks(doc):
+    for chunk_start, chunk_end in _whole_chunks(t, doc):
         # "a benchmark, CodeTrace,": an apposition the parser read as one phrase; the name is
         # what follows the comma
         # (not "a compact, fixed-size representation": adjectives in a row)
@@ -884,6 +929,7 @@ def _decide(d: _Draft, scorer: Scorer | None) -> Candidate | None:
             conf *= 0.35
     if conf < MIN_CONFIDENCE:
         return None
+    label = _label(d, etype)
     aliases = _aliases(d, etype)
     return Candidate(
         type=etype,
@@ -891,7 +937,7 @@ def _decide(d: _Draft, scorer: Scorer | None) -> Candidate | None:
         end=span.end_char,
         text=span.text,
         confidence=min(conf, 0.99),
-        label=d.label,
+        label=label,
         aliases=aliases,
         proposed=is_proposed(d),
         sources=tuple(sorted(d.sources)),
@@ -899,10 +945,35 @@ def _decide(d: _Draft, scorer: Scorer | None) -> Candidate | None:
     )
 
 
+#: types whose known names may stand for each other (SciREX files models under Method)
+_MODEL_KINDS = frozenset({"method", "model"})
+
+
+def _label(d: _Draft, etype: str) -> str | None:
+    """The draft's preferred name as an entity of type `etype`: a lexicon's name for it only
+    where the lexicon is of that kind. "VQA" typed as a dataset is not named "visual question
+    answering", the task it abbreviates."""
+    kind = d.lexicon_type
+    if kind is None or kind == etype or {kind, etype} <= _MODEL_KINDS:
+        return d.label
+    return None
+
+
+def _worded_as_another_kind(wording: str, etype: str) -> bool:
+    """"VQA dataset" is no name of the task VQA: the wording ends in a word for another kind."""
+    last = wording.rsplit(" ", 1)[-1].lower()
+    words = {last, last[:-1]} if last.endswith("s") else {last}
+    own = _KIND_WORDS.get(etype, frozenset())
+    if etype in _MODEL_KINDS:
+        own = _KIND_WORDS["method"] | _KIND_WORDS["model"]
+    return not words & own and any(words & kinds for kinds in _KIND_WORDS.values())
+
+
 def _aliases(d: _Draft, etype: str) -> tuple[str, ...]:
     """The names a candidate of type `etype` goes by besides its label: defined short forms,
     the paper's longer wordings, and its text when the label is another name."""
     text = d.text
+    label = _label(d, etype)
     surface = d.surface
     t, end = d.tokens, d.end
     # "the MARS datasets", "the AFLW database": the wording with the word for the kind the
@@ -911,8 +982,9 @@ def _aliases(d: _Draft, etype: str) -> tuple[str, ...]:
         wording = t.span_text(d.start, end + 1)
         if wording not in surface:
             surface = [*surface, wording]
-    aliases = tuple(a for a in (*d.aliases, *surface) if a != (d.label or text))
-    if d.label and text != d.label and text not in aliases:
+    aliases = tuple(a for a in (*d.aliases, *surface)
+                    if a != (label or text) and not _worded_as_another_kind(a, etype))
+    if label and text != label and text not in aliases:
         aliases = (text,) + aliases
     return aliases
 
@@ -1024,6 +1096,7 @@ def _decide_learned(d: _Draft, scorer: Scorer) -> Candidate | None:
     if conf < scorer.thresholds.get(etype, MIN_CONFIDENCE):
         return None
     text = d.text
+    label = _label(d, etype)
     aliases = _aliases(d, etype)
     return Candidate(
         type=etype,
@@ -1031,7 +1104,7 @@ def _decide_learned(d: _Draft, scorer: Scorer) -> Candidate | None:
         end=d.tokens.end_char(d.end - 1),
         text=text,
         confidence=min(conf, 0.99),
-        label=d.label,
+        label=label,
         aliases=aliases,
         proposed=is_proposed(d) if proposed is None else proposed,
         sources=tuple(sorted(d.sources)),
@@ -1039,12 +1112,47 @@ def _decide_learned(d: _Draft, scorer: Scorer) -> Candidate | None:
     )
 
 
+#: types whose accepted phrases win over the known name of their type inside them (datasets
+#: are names, not phrases)
+_NARROWING_TYPES = frozenset({"method", "metric", "task"})
+_COORDINATED = re.compile(r"\s(?:and|or|&)\s|,")
+
+
+def _narrower(cands: list[Candidate]) -> set[int]:
+    """ids of the phrases that contain a known name of their own type: "neural network
+    classifier", "multi-loss convolutional neural network", "classification accuracy", "video
+    face recognition" are what the paper uses, the known name only a part of it. Each passed
+    its type's threshold on its own words, so the scorer already holds it to be a name."""
+    known = [c for c in cands if "lexicon" in c.sources and c.type in _NARROWING_TYPES]
+    if not known:
+        return set()
+    return {
+        id(c) for c in cands
+        if c.type in _NARROWING_TYPES and "chunk" in c.sources and "lexicon" not in c.sources
+        # "average or max pooling" names two methods
+        and not _COORDINATED.search(c.text)
+        and any(k.type == c.type and c.start <= k.start and k.end <= c.end
+                and k.end - k.start < c.end - c.start
+                # "the convolutional neural network architecture" is the known name's wording
+                and c.text not in k.aliases
+                # a task is narrowed by words in front ("video face recognition"); words after
+                # it name something else ("the face recognition community")
+                and (c.type != "task" or k.end == c.end)
+                # "the text classifier fastText", "a vanilla Transformer": a description, then
+                # the name
+                and not (k.end == c.end and classify.is_name_shaped(k.text))
+                for k in known)
+    }
+
+
 def _resolve_overlaps(cands: list[Candidate]) -> list[Candidate]:
     """Within a type, of overlapping candidates keep the one with the best kind of evidence
     (a known or defined name, then a coined name, then a phrase), then the longer one."""
     kept: list[Candidate] = []
     taken: dict[str, list[tuple[int, int]]] = {}
-    for c in sorted(cands, key=lambda c: (-_tier(c), -(c.end - c.start), -c.confidence, c.start)):
+    narrower = _narrower(cands)
+    for c in sorted(cands, key=lambda c: (-(3 if id(c) in narrower else _tier(c)),
+                                          -(c.end - c.start), -c.confidence, c.start)):
         spans = taken.setdefault(c.type, [])
         if any(c.start < e and s < c.end for s, e in spans):
             continue
