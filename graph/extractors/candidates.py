@@ -140,6 +140,7 @@ _TRIM_DEPS = frozenset({"det", "poss", "predet", "nummod"})
 _TRIM_POS = frozenset({"PRON", "DET", "PUNCT", "ADV", "CCONJ", "ADP", "PART"})
 _TRIM_TAIL_POS = frozenset({"PUNCT", "PART"})
 _TRIM_TAIL_TEXT = frozenset({"-", "'s"})
+#: the adverb of a hyphenated praise word ("well-established", "widely-adopted"): trimmed whole
 _PRAISING_ADVERBS = frozenset({"well", "recently", "newly", "previously", "widely", "commonly"})
 #: a model's size, which says how big, not what: "a 1.3B-parameter", "8x7B-sized"
 _SIZE_COUNT = re.compile(r"^(?:\d+x)?\d+(?:\.\d+)?[BMKT]$")
@@ -210,6 +211,7 @@ def _whole_chunks(t: Tokens, doc: Doc) -> list[tuple[int, int]]:
     return out
 
 
+#: how far up the parse a hyphenated word's tail may climb to the noun it modifies
 _MAX_HYPHEN_PARTS = 8
 
 
@@ -1147,7 +1149,8 @@ def _narrower(cands: list[Candidate]) -> set[int]:
 
 def _resolve_overlaps(cands: list[Candidate]) -> list[Candidate]:
     """Within a type, of overlapping candidates keep the one with the best kind of evidence
-    (a known or defined name, then a coined name, then a phrase), then the longer one."""
+    (a phrase that narrows a known name, a known or defined name, then a coined name, then a
+    phrase), then the longer one."""
     kept: list[Candidate] = []
     taken: dict[str, list[tuple[int, int]]] = {}
     narrower = _narrower(cands)
