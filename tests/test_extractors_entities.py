@@ -464,10 +464,10 @@ def test_hyphenated_words_are_one_word_to_the_chunker_and_the_trimmer(nlp, text,
 
 
 def test_a_size_in_front_is_trimmed_whole(nlp):
-    mentions = run(nlp, "Extensive experiments, including 1.3B-parameter language modeling, "
-                        "demonstrate that FRAC improves long-context performance.")
-    assert ("task", "language modeling") in {(m.type, m.text) for m in mentions}
-    assert not [m for m in mentions if "1.3B" in m.text]
+    found = lenient(nlp, "Our experiments, including 7B-parameter language modeling, show that "
+                         "the decoder scales well.")
+    assert found["language modeling"].type == "task"
+    assert not [text for text in found if "7B" in text]
 
 
 def test_a_number_that_begins_a_hyphenated_word_is_kept():
@@ -505,6 +505,10 @@ def test_a_percent_sign_does_not_begin_a_name(nlp):
     found = {m.text for m in run(nlp, "The method reaches a 94% hit rate on the benchmark.")
              if m.type == "metric"}
     assert found == {"hit rate"}
+    # the parser reads "25 %" as a noun phrase's start
+    found = lenient(nlp, "Our model beats the baseline with 25% less computational cost and 8% "
+                         "lower memory consumption.")
+    assert found and not [text for text in found if text.startswith("%")]
 
 
 def test_modifiers_of_a_variant_stop_at_a_conjunction(nlp):

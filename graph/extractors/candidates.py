@@ -142,7 +142,7 @@ _TRIM_TAIL_POS = frozenset({"PUNCT", "PART"})
 _TRIM_TAIL_TEXT = frozenset({"-", "'s"})
 #: the adverb of a hyphenated praise word ("well-established", "widely-adopted"): trimmed whole
 _PRAISING_ADVERBS = frozenset({"well", "recently", "newly", "previously", "widely", "commonly"})
-#: a model's size, which says how big, not what: "a 1.3B-parameter", "8x7B-sized"
+#: a model's size, which says how big, not what: "a 7B-parameter", "8x7B-sized"
 _SIZE_COUNT = re.compile(r"^(?:\d+x)?\d+(?:\.\d+)?[BMKT]$")
 
 
@@ -171,7 +171,7 @@ def _trim(t: Tokens, start: int, end: int) -> tuple[int, int]:
             # of "one-dimensional" is no count
             if not (t.span_text(start, word_end).lower() in evaluative
                     or lower[start] in _PRAISING_ADVERBS  # "well-established", "newly-proposed"
-                    or _SIZE_COUNT.match(t.text[start])  # "1.3B-parameter language modeling"
+                    or _SIZE_COUNT.match(t.text[start])  # "7B-parameter language modeling"
                     or t.lemma[word_end - 1] in _NAMING_VERBS):  # "so-called"
                 break
             start = word_end
