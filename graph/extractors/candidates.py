@@ -961,14 +961,19 @@ def _label(d: _Draft, etype: str) -> str | None:
     return None
 
 
+#: the kind words a name of each type may be written with (methods and models share theirs)
+_OWN_KIND_WORDS = {
+    etype: _KIND_WORDS["method"] | _KIND_WORDS["model"] if etype in _MODEL_KINDS else words
+    for etype, words in _KIND_WORDS.items()
+}
+_ANY_KIND_WORD = frozenset().union(*_KIND_WORDS.values())
+
+
 def _worded_as_another_kind(wording: str, etype: str) -> bool:
     """"VQA dataset" is no name of the task VQA: the wording ends in a word for another kind."""
     last = wording.rsplit(" ", 1)[-1].lower()
     words = {last, last[:-1]} if last.endswith("s") else {last}
-    own = _KIND_WORDS.get(etype, frozenset())
-    if etype in _MODEL_KINDS:
-        own = _KIND_WORDS["method"] | _KIND_WORDS["model"]
-    return not words & own and any(words & kinds for kinds in _KIND_WORDS.values())
+    return bool(words & _ANY_KIND_WORD) and not words & _OWN_KIND_WORDS.get(etype, frozenset())
 
 
 def _aliases(d: _Draft, etype: str) -> tuple[str, ...]:
