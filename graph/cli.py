@@ -235,11 +235,22 @@ def export(store, fmt, out_path):
               help="Drop mentions with confidence below this.")
 @click.option("--thresholds", default=None,
               help="Comma-separated thresholds: print a precision/recall sweep instead.")
+@click.option("--consistency", is_flag=True,
+              help="How consistently the gold annotates its own recurring names, and how many "
+                   "false positives are such names, instead.")
 @user_errors
-def eval_cmd(gold, as_json, limit, threshold, thresholds):
+def eval_cmd(gold, as_json, limit, threshold, thresholds, consistency):
     """Score the extractors against a gold file (precision, recall, F1 per type)."""
     from graph.evaluate import run_eval
 
+    if consistency:
+        if threshold is not None or thresholds:
+            raise UserError("--consistency: scores at the shipped thresholds; "
+                            "leave out --threshold/--thresholds")
+        from graph.gold_consistency import run_consistency
+
+        click.echo(run_consistency(gold, as_json=as_json, limit=limit))
+        return
     sweep = None
     if thresholds:
         try:

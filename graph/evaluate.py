@@ -222,6 +222,10 @@ class GoldPaper:
     claims: tuple[GoldClaim, ...] | None = None
     #: the names the paper introduces as its own (pkg:proposes), None where not annotated
     proposes: tuple[tuple[str, frozenset[str]], ...] | None = None
+    #: per type, each entity's name and aliases as written (`entities` holds their match keys)
+    forms: Mapping[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+    #: the annotated mentions, (start, end, type) in `abstract`, where the gold file gives them
+    mentions: tuple[tuple[int, int, str], ...] = ()
 
 
 def load_gold(path: str | Path, *, limit: int | None = None) -> list[GoldPaper]:
@@ -247,11 +251,14 @@ def load_gold(path: str | Path, *, limit: int | None = None) -> list[GoldPaper]:
 
 def _gold_paper(rec: dict) -> GoldPaper:
     entities: dict[str, tuple[tuple[str, frozenset[str]], ...]] = {}
+    forms: dict[str, tuple[tuple[str, ...], ...]] = {}
     for etype in ENTITY_TYPES:
         items = rec.get("entities", {}).get(etype, [])
-        entities[etype] = tuple(
-            (e["name"], name_keys([e["name"], *e.get("aliases", [])])) for e in items
-        )
+        forms[etype] = tuple((e["name"], *e.get("aliases", [])) for e in items)
+        entities[etype] = tuple((names[0], name_keys(names)) for names in forms[etype])
+    mentions = tuple(
+        (int(m["start"]), int(m["end"]), str(m["type"])) for m in rec.get("mentions", [])
+    )
     claims = None
     if "claims" in rec:
         claims = tuple(
@@ -281,6 +288,8 @@ def _gold_paper(rec: dict) -> GoldPaper:
         domains=domains,
         claims=claims,
         proposes=proposes,
+        forms=forms,
+        mentions=mentions,
     )
 
 
