@@ -222,7 +222,12 @@ def examples(
     return out
 
 
-def fit(rows: Sequence[tuple[str, dict[str, float], str]], *, c: float = 0.5) -> Scorer:
+#: inverse regularisation strength of the logistic regression; held-out F1 (5 folds, each
+#: type at its best threshold) summed over the types was highest at 0.25 of 0.15, 0.25, 0.5, 1.0
+C = 0.25
+
+
+def fit(rows: Sequence[tuple[str, dict[str, float], str]], *, c: float = C) -> Scorer:
     from sklearn.feature_extraction import DictVectorizer
     from sklearn.linear_model import LogisticRegression
 

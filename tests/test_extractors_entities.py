@@ -625,3 +625,54 @@ def test_a_pair_of_languages_before_a_task_word_is_part_of_the_task(nlp):
     assert {"English-to-German translation", "German-English translation",
             "Sim-to-Real transfer"} <= tasks
     assert not {m.text for m in mentions} & {"English-to-German", "German-English", "Sim-to-Real"}
+
+
+def _draft_texts(nlp, text: str) -> set[str]:
+    return {d.text for d in candidates.drafts_of(nlp(text))[0]}
+
+
+def test_an_adverb_of_manner_stays_with_the_modifier_it_qualifies(nlp):
+    drafts = _draft_texts(nlp, "The features pass through a small number of fully connected "
+                               "layers and a very deep network.")
+    assert "fully connected layers" in drafts
+    assert "connected layers" not in drafts
+    # an adverb of degree goes, as before
+    assert "deep network" in drafts
+    assert not [d for d in drafts if d.startswith("very")]
+
+
+def test_each_conjunct_of_a_coordinated_phrase_is_a_candidate(nlp):
+    drafts = _draft_texts(nlp, "We combine gradient clipping and weight averaging in training.")
+    assert {"gradient clipping and weight averaging", "gradient clipping",
+            "weight averaging"} <= drafts
+    # a conjunct that is no noun phrase is not one
+    drafts = _draft_texts(nlp, "Our tool supports exact and efficient sampling of graphs.")
+    assert "exact and efficient sampling" in drafts
+    assert "exact" not in drafts
+
+
+def test_phrase_length_counts_a_hyphenated_word_once(nlp):
+    text = "We propose a novel tree-structured long short-term memory architecture for parsing."
+    assert "tree-structured long short-term memory architecture" in _draft_texts(nlp, text)
+    assert candidates.MAX_PHRASE_TOKENS == 7  # nine tokens, five words
+
+
+def test_a_dataset_phrase_around_one_name_is_its_wording(nlp):
+    drafts = {d.text: d for d in candidates.drafts_of(
+        nlp("We report the average precision on the WIDER FACE validation dataset."))[0]}
+    assert drafts["WIDER FACE"].surface == ["WIDER FACE validation dataset"]
+    # a phrase around two names is the wording of neither (it would merge them)
+    drafts = {d.text: d for d in candidates.drafts_of(
+        nlp("We train on the CIFAR-10 and CIFAR-100 datasets."))[0]}
+    assert drafts["CIFAR-10"].surface == []
+    assert drafts["CIFAR-100"].surface == ["CIFAR-100 datasets"]
+
+
+def test_the_scorer_sees_how_often_a_candidate_is_written(nlp):
+    doc = nlp("We train SparseNet on the images. SparseNet is fast, and sparsenet models are "
+              "small. The residual decoder is slower.")
+    drafts = {d.text: d for d in candidates.drafts_of(doc)[0]}
+    assert candidates.features(drafts["SparseNet"])["rep:3"] == 1.0
+    assert candidates.features(drafts["residual decoder"])["rep:1"] == 1.0
+    # whole words only: "SparseNets" would not count
+    assert candidates._repeats("SparseNets and SparseNet", "SparseNet") == 1

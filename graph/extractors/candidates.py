@@ -22,7 +22,7 @@ from graph.model import Mention
 CACHE_KEY = "paperkg.entity_candidates.v1"
 #: below this a candidate is not emitted at all
 MIN_CONFIDENCE = 0.35
-# Longer phrases are more often descriptions than names.
+# Longer phrases are more often descriptions than names (in words: a hyphenated word is one).
 MAX_PHRASE_TOKENS = 7
 
 # Lexicon forms that are ordinary words as well: weaker evidence.
@@ -144,6 +144,19 @@ _TRIM_TAIL_TEXT = frozenset({"-", "'s"})
 _PRAISING_ADVERBS = frozenset({"well", "recently", "newly", "previously", "widely", "commonly"})
 #: a model's size, which says how big, not what: "a 7B-parameter", "8x7B-sized"
 _SIZE_COUNT = re.compile(r"^(?:\d+x)?\d+(?:\.\d+)?[BMKT]$")
+#: adverbs of degree, time and standing: trimmed even where they modify a word of the phrase
+#: ("very deep networks", "a recently proposed method"), unlike adverbs of manner that are part
+#: of a method's name ("fully connected layers", "weakly supervised detection")
+_DEGREE_ADVERBS = _PRAISING_ADVERBS | frozenset(
+    "very more most much highly significantly relatively extremely considerably particularly "
+    "substantially comparably far so only too quite rather less least best better even just "
+    "still already also increasingly remarkably surprisingly notably dramatically greatly "
+    "slightly fairly generally originally traditionally typically usually often simply easily "
+    "freely truly really potentially readily currently concurrently carefully consistently "
+    "possibly publicly always never almost nearly successfully efficiently effectively "
+    "properly jointly first purely entirely completely totally largely mostly partly "
+    "heavily".split()
+)
 
 
 def trim(span: Span) -> Span:
@@ -175,6 +188,8 @@ def _trim(t: Tokens, start: int, end: int) -> tuple[int, int]:
                     or t.lemma[word_end - 1] in _NAMING_VERBS):  # "so-called"
                 break
             start = word_end
+        elif _manner_adverb(t, start, end):
+            break
         elif (
             dep[start] in _TRIM_DEPS
             or pos[start] in _TRIM_POS
@@ -190,6 +205,44 @@ def _trim(t: Tokens, start: int, end: int) -> tuple[int, int]:
     while end > start and (pos[end - 1] in _TRIM_TAIL_POS or t.text[end - 1] in _TRIM_TAIL_TEXT):
         end -= 1
     return start, end
+
+
+def _words(t: Tokens, start: int, end: int) -> int:
+    """Words in tokens start..end, a hyphenated word counting once ("short-term" is one)."""
+    glue = sum(1 for k in range(start + 1, end - 1)
+               if t.text[k] == "-" and not t.ws[k - 1] and not t.ws[k])
+    return end - start - 2 * glue
+
+
+#: words that join the conjuncts of a coordinated phrase ("&" is left alone: "Wide & Deep",
+#: "CNN & Daily Mail" are names)
+_CONJUNCTIONS = frozenset({"and", "or"})
+
+
+def _conjuncts(t: Tokens, start: int, end: int) -> list[tuple[int, int]]:
+    """The noun phrases joined by "and"/"or" (and commas before them) in tokens start..end,
+    trimmed; none unless the phrase is such a coordination. A conjunct that is no noun phrase
+    ("exact" of "exact and efficient sampling") is left out."""
+    cuts = [k for k in range(start + 1, end - 1) if t.lower[k] in _CONJUNCTIONS
+            and t.pos[k] == "CCONJ"]
+    if not cuts:
+        return []
+    cuts = [k for k in range(start + 1, cuts[-1]) if t.text[k] == ","] + cuts
+    out = []
+    for a, b in zip([start - 1, *cuts], [*cuts, end], strict=True):
+        part = _trim(t, a + 1, b)
+        if part[0] < part[1] and t.pos[part[1] - 1] in ("NOUN", "PROPN"):
+            out.append(part)
+    return out
+
+
+def _manner_adverb(t: Tokens, k: int, end: int) -> bool:
+    """Token k is an adverb of manner modifying a modifier further in the phrase: "fully" of
+    "fully connected layers", "biologically" of "biologically inspired filters"."""
+    if t.pos[k] != "ADV" or t.tag[k] != "RB" or t.lower[k] in _DEGREE_ADVERBS:
+        return False
+    head = t.head[k]
+    return k < head < end - 1 and t.dep[head] == "amod" and t.pos[head] in ("ADJ", "VERB")
 
 
 def _whole_chunks(t: Tokens, doc: Doc) -> list[tuple[int, int]]:
@@ -542,6 +595,8 @@ _VAGUE = frozenset(
     "downstream relevant related associated".split()
 )
 _PHRASE_SOURCES = frozenset({"chunk", "name"})
+#: sources that find names rather than phrases
+_NAME_SOURCES = frozenset({"lexicon", "lexicon-variant", "acronym", "name"})
 #: Words that name a model's tier or release after its family name, as the makers write them
 _TIER_WORDS = frozenset(
     "Turbo Pro Ultra Nano Flash Mini Max Plus Lite Zero Large Base Small Medium Tiny Huge XL "
@@ -572,6 +627,28 @@ def _kind_word_after(t: Tokens, end: int, etype: str | None) -> bool:
         return False
     words = _KIND_WORDS.get(etype or "", ())
     return t.lemma_lower[end] in words or t.lower[end] in words
+
+
+def _phrase_wordings(t: Tokens, d_list: list[_Draft], phrases: list[tuple[int, int]]) -> None:
+    """The one name inside a phrase headed by a word for a dataset keeps the phrase as the
+    paper's wording of it: "the Stanford SQuAD dataset", "the CNN and Daily Mail news data", "the
+    WIDER FACE validation set" (a name of another kind drops it: `_worded_as_another_kind`)."""
+    words = _KIND_WORDS["dataset"]
+    headed = [(s, e) for s, e in phrases if t.lemma_lower[e - 1] in words or t.lower[e - 1] in words]
+    if not headed:
+        return
+    names = [d for d in d_list if d.sources & _NAME_SOURCES]
+    for s, e in headed:
+        inside = [d for d in names if s <= d.start and d.end < e]
+        # the outermost names only: "CNN/Daily Mail", not also its "CNN"
+        inside = [d for d in inside if not any(o is not d and o.start <= d.start
+                                               and d.end <= o.end for o in inside)]
+        # "the CIFAR-10 and CIFAR-100 datasets" is the wording of neither: a wording shared
+        # by two names would merge them
+        if len(inside) == 1:
+            wording = t.span_text(s, e)
+            if wording not in inside[0].surface:
+                inside[0].surface.append(wording)
 
 
 def _is_edition_word(t: Tokens, k: int) -> bool:
@@ -661,6 +738,7 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
     # 3. noun chunks, trimmed; "X dataset" / "X model" name X
     generic_words = classify.GENERIC
     name_shaped = classify.is_name_shaped
+    phrases: list[tuple[int, int]] = []
     for chunk_start, chunk_end in _whole_chunks(t, doc):
         # "a benchmark, CodeTrace,": an apposition the parser read as one phrase; the name is
         # what follows the comma
@@ -671,8 +749,9 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
         if commas:
             chunk_start = commas[-1] + 1
         start, end = _trim(t, chunk_start, chunk_end)
-        if start >= end or end - start > MAX_PHRASE_TOKENS:
+        if start >= end or _words(t, start, end) > MAX_PHRASE_TOKENS:
             continue
+        phrases.append((start, end))
         if (t.lower[end - 1] in generic_words or t.lemma_lower[end - 1] in generic_words) and all(
             t.lower[k] in _VAGUE or t.text[k] == "-" for k in range(start, end - 1)
         ):
@@ -707,6 +786,11 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
         d = draft(start, end)
         d.sources.add("chunk")
         d.add(classify.head_evidence_at(t, start, end))
+        # "Thompson sampling and Boltzmann exploration": each conjunct may be a name too
+        for part_start, part_end in _conjuncts(t, start, end):
+            part = draft(part_start, part_end)
+            part.sources.add("chunk")
+            part.add(classify.head_evidence_at(t, part_start, part_end))
 
     # 4. coined names written without spaces; one that extends a lexicon name ("Llama-2-7B"
     # from "Llama-2") is of its type
@@ -790,6 +874,7 @@ def drafts_of(doc: Doc) -> tuple[list[_Draft], dict[str, _Draft]]:
             if wording not in d.surface:
                 d.surface.append(wording)
     d_list.sort(key=lambda d: (d.start, d.end))
+    _phrase_wordings(t, d_list, phrases)
     for d in d_list:
         d.add(classify.context_evidence_at(t, d.start, d.end))
         shape = classify.model_shape(d.text)
@@ -1059,7 +1144,14 @@ def features(d: _Draft) -> dict[str, float]:
         f[f"prev2:{lower[start - 2]} {prev}"] = 1.0
     if _in_contribution_context(d):
         f["proposed"] = 1.0
+    # a name is written again where a passing description seldom is
+    f[f"rep:{min(_repeats(d.doc.text, text), 3)}"] = 1.0
     return f
+
+
+def _repeats(doc_text: str, text: str) -> int:
+    """How often `text` occurs in the doc as whole words, any case."""
+    return len(re.findall(r"(?<!\w)" + re.escape(text) + r"(?!\w)", doc_text, flags=re.IGNORECASE))
 
 
 # confidence of a coined name the abstract presents as its own, when nothing else types it
