@@ -631,8 +631,8 @@ def _kind_word_after(t: Tokens, end: int, etype: str | None) -> bool:
 
 def _phrase_wordings(t: Tokens, d_list: list[_Draft], phrases: list[tuple[int, int]]) -> None:
     """The one name inside a phrase headed by a word for a dataset keeps the phrase as the
-    paper's wording of it: "the Stanford SQuAD dataset", "the CNN and Daily Mail news data", "the
-    WIDER FACE validation set" (a name of another kind drops it: `_worded_as_another_kind`)."""
+    paper's wording of it: "the WIDER FACE validation dataset", "the BRATS test data" (a name
+    typed as another kind drops it: `_worded_as_another_kind`)."""
     words = _KIND_WORDS["dataset"]
     headed = [(s, e) for s, e in phrases if t.lemma_lower[e - 1] in words or t.lower[e - 1] in words]
     if not headed:
@@ -1151,7 +1151,7 @@ def features(d: _Draft) -> dict[str, float]:
 
 def _repeats(doc_text: str, text: str) -> int:
     """How often `text` occurs in the doc as whole words, any case."""
-    # str.find rather than a regex: a pattern per candidate would be compiled per candidate
+    # str.find rather than a regex, which each candidate would have to compile for itself
     haystack, needle = doc_text.lower(), text.lower()
     n, i, size = 0, haystack.find(needle), len(needle)
     while i >= 0 and size:
