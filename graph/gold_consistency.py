@@ -24,9 +24,18 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
-from graph.evaluate import EvalReport, GoldPaper, Score, match_key, normalise
+from graph.evaluate import (
+    EvalReport,
+    GoldPaper,
+    Score,
+    evaluate,
+    load_gold,
+    match_key,
+    normalise,
+)
 from graph.model import ENTITY_TYPES
 
 #: a name must be in at least this many papers' gold to count as one the gold knows
@@ -94,6 +103,23 @@ class _Name:
     #: and "per" would count
     cased: bool = True
 
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        return name_pattern(sorted(self.forms))
+
+    def occurrences(self, paper: GoldPaper) -> list[bool]:
+        """For each whole-word occurrence of the name in the abstract, whether it stands alone
+        (is not part of a longer annotated mention)."""
+        out = []
+        for hit in self.pattern.finditer(paper.abstract):
+            if self.cased and not _cased(" " + hit.group()):
+                continue
+            start, end = hit.span()
+            out.append(not any(
+                s <= start and end <= e and e - s > end - start for s, e, _ in paper.mentions
+            ))
+        return out
+
 
 def _recurring(gold: Sequence[GoldPaper], etype: str, min_papers: int) -> dict[str, _Name]:
     """match key -> its forms, for the names the gold gives `etype` in `min_papers` papers or
@@ -116,20 +142,6 @@ def _recurring(gold: Sequence[GoldPaper], etype: str, min_papers: int) -> dict[s
     return {k: names[k] for k, n in papers.items() if n >= min_papers}
 
 
-def _occurrences(paper: GoldPaper, pattern: re.Pattern[str], cased: bool) -> list[bool]:
-    """For each whole-word occurrence of the name in the abstract, whether it stands alone
-    (is not part of a longer annotated mention)."""
-    out = []
-    for hit in pattern.finditer(paper.abstract):
-        if cased and not _cased(" " + hit.group()):
-            continue
-        start, end = hit.span()
-        out.append(not any(
-            s <= start and end <= e and e - s > end - start for s, e, _ in paper.mentions
-        ))
-    return out
-
-
 def consistency(
     gold: Sequence[GoldPaper], *, min_papers: int = MIN_PAPERS
 ) -> dict[str, Consistency]:
@@ -140,15 +152,14 @@ def consistency(
         if not recurring:
             continue
         result = Consistency(names=len(recurring))
-        patterns = {key: name_pattern(sorted(name.forms)) for key, name in recurring.items()}
         for paper in gold:
             own = {k for _, keys in paper.entities[etype] for k in keys}
             others = {k for t in ENTITY_TYPES if t != etype for _, keys in paper.entities[t]
                       for k in keys}
-            for key, pattern in patterns.items():
-                if not any(_occurrences(paper, pattern, recurring[key].cased)):
+            for key, recurring_name in recurring.items():
+                if not any(recurring_name.occurrences(paper)):
                     continue
-                name = min(recurring[key].forms, key=lambda f: (len(f), f))
+                name = min(recurring_name.forms, key=lambda f: (len(f), f))
                 counts = result.per_name.setdefault(name, [0, 0])
                 result.pairs += 1
                 counts[0] += 1
@@ -214,7 +225,6 @@ def recurring_spurious(
         if etype in report.no_gold:
             continue
         recurring = _recurring(gold, etype, min_papers)
-        patterns: dict[str, re.Pattern[str]] = {}
         result = RecurringSpurious(score=score, recurring=0)
         for diff in report.papers:
             paper = by_id[diff.id]
@@ -222,11 +232,9 @@ def recurring_spurious(
                 key = match_key(name)
                 if key not in recurring:
                     continue
-                if key not in patterns:
-                    patterns[key] = name_pattern(sorted(recurring[key].forms))
                 # not where the abstract has the name only inside a longer annotated mention
                 # (the label may be a known name's, not the abstract's wording)
-                found = _occurrences(paper, patterns[key], recurring[key].cased)
+                found = recurring[key].occurrences(paper)
                 if not found or any(found):
                     result.recurring += 1
                     result.names[name] += 1
@@ -252,8 +260,6 @@ def format_recurring_spurious(results: dict[str, RecurringSpurious]) -> str:
 def run_consistency(gold_path: str, *, as_json: bool = False, limit: int | None = None) -> str:
     """What `paperkg eval --consistency` prints: the gold's consistency, then the evaluation's
     false positives that it explains."""
-    from graph.evaluate import evaluate, load_gold
-
     gold = load_gold(gold_path, limit=limit)
     consistent = consistency(gold)
     spurious = recurring_spurious(gold, evaluate(gold_path, limit=limit))
