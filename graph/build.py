@@ -151,12 +151,12 @@ def write_linked(resolved: ResolvedCorpus, folder: Path, *, base: str,
     paper's `graph.rdf.paper_linked_lines`, as N-Quads files in `folder`, yielded as each is
     finished. Each paper's records leave `resolved` once its lines are written."""
     from graph import rdf
-    from graph.store import NQuadsFiles
+    from graph.store import LINKED_FILE_LINES, NQuadsFiles
 
     with NQuadsFiles(folder, "corpus") as out:
         out.write(list(dict.fromkeys(rdf.corpus_level_lines(resolved, base=base))))
     yield from out.paths
-    with NQuadsFiles(folder, "linked") as out:
+    with NQuadsFiles(folder, "linked", LINKED_FILE_LINES) as out:
         for key in sorted(resolved.extractions):
             out.write(rdf.paper_linked_lines(resolved.extractions[key], resolved.links[key],
                                              base=base, entities=resolved.entities))

@@ -30,8 +30,10 @@ from graph.model import Paper, PaperExtraction, ResolvedCorpus
 #: that the per-chunk pickling and scheduling overhead stays negligible.
 MIN_CHUNK = 16
 MAX_CHUNK = 1000
-#: Chunks per worker when the corpus is small enough to allow it (load balancing).
-CHUNKS_PER_WORKER = 4
+#: Each chunk takes this share of what is left per worker, so chunks shrink towards the end:
+#: the workers finish together, and the last chunks' N-Quads, which the parent can only load
+#: once the workers are done, are small (bench/README.md).
+CHUNKS_PER_WORKER = 2
 
 _worker_options: dict[str, object] = {}
 
@@ -90,12 +92,16 @@ def write_static(extractions: Sequence[PaperExtraction], folder: str | os.PathLi
 
 
 def chunks(papers: Sequence, workers: int) -> list[Sequence]:
-    """Contiguous slices of `papers`, in order, sized for `workers` processes."""
-    if not papers:
-        return []
-    size = math.ceil(len(papers) / (workers * CHUNKS_PER_WORKER))
-    size = max(MIN_CHUNK, min(MAX_CHUNK, size))
-    return [papers[i : i + size] for i in range(0, len(papers), size)]
+    """Contiguous slices of `papers`, in order, sized for `workers` processes: each is
+    1/(workers x CHUNKS_PER_WORKER) of the papers still left, within MIN_CHUNK..MAX_CHUNK."""
+    parts = []
+    start = 0
+    while start < len(papers):
+        left = len(papers) - start
+        size = max(MIN_CHUNK, min(MAX_CHUNK, math.ceil(left / (workers * CHUNKS_PER_WORKER))))
+        parts.append(papers[start : start + size])
+        start += size
+    return parts
 
 
 def _context() -> multiprocessing.context.BaseContext:

@@ -79,7 +79,13 @@ class ReportBuilder:
                        "links": links, "kinds": kinds}
 
     def count_store(self, store: Any) -> None:
-        """The same counts as `count_quads(store.quads())`, by SPARQL aggregates in the store."""
+        """The same counts as `count_quads(store.quads())`, by SPARQL aggregates in the store.
+
+        The provenance quads are the store's length less the facts: `len` counts in the
+        index, several times faster than a `GRAPH ?g` pattern that decodes every quad. The
+        queries run on two threads (Oxigraph and a server both answer them without the GIL).
+        """
+        from concurrent.futures import ThreadPoolExecutor
 
         def grouped(sparql: str) -> dict[str, int]:
             return {row["k"].value: int(row["n"].value) for row in store.query(sparql)}
@@ -88,19 +94,23 @@ class ReportBuilder:
             return int(next(iter(store.query(sparql)))["n"].value)
 
         links = " ".join(f"<{iri}>" for iri in sorted(_LINKS))
-        classes = grouped(f"SELECT ?k (COUNT(*) AS ?n) WHERE {{ ?s <{_TYPE}> ?k "
-                          "FILTER(isIRI(?k)) } GROUP BY ?k")
-        self.counts = {
-            "facts": number("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"),
-            "provenance": number("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }"),
-            "classes": Counter({curie(k): n for k, n in classes.items()}),
-            "links": Counter({curie(k): n for k, n in grouped(
-                f"SELECT ?k (COUNT(*) AS ?n) WHERE {{ VALUES ?k {{ {links} }} ?s ?k ?o }} "
-                "GROUP BY ?k").items()}),
-            "kinds": Counter({k.removeprefix(PKG).lower(): n for k, n in grouped(
-                f"SELECT ?k (COUNT(*) AS ?n) WHERE {{ ?s <{_CLAIM_KIND}> ?k }} "
-                "GROUP BY ?k").items()}),
-        }
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            classes = pool.submit(grouped, f"SELECT ?k (COUNT(*) AS ?n) WHERE {{ ?s <{_TYPE}> ?k "
+                                  "FILTER(isIRI(?k)) } GROUP BY ?k")
+            linked = pool.submit(grouped, "SELECT ?k (COUNT(*) AS ?n) WHERE "
+                                 f"{{ VALUES ?k {{ {links} }} ?s ?k ?o }} GROUP BY ?k")
+            kinds = pool.submit(grouped, f"SELECT ?k (COUNT(*) AS ?n) WHERE {{ ?s <{_CLAIM_KIND}> "
+                                "?k } GROUP BY ?k")
+            facts = number("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }")
+            quads = len(store)
+            self.counts = {
+                "facts": facts,
+                "provenance": quads - facts,
+                "classes": Counter({curie(k): n for k, n in classes.result().items()}),
+                "links": Counter({curie(k): n for k, n in linked.result().items()}),
+                "kinds": Counter({k.removeprefix(PKG).lower(): n
+                                  for k, n in kinds.result().items()}),
+            }
 
     def finish(self, *, entities: Mapping[str, Entity] | Counter[str],
                duplicates: Iterable[tuple[str, str]]) -> dict[str, Any]:

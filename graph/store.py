@@ -111,6 +111,9 @@ LOAD_FILE_LINES = 250_000
 #: smaller, so the load starts early and little is left when the parsing ends, and as cheap to
 #: load (bench/README.md).
 STREAM_FILE_LINES = 100_000
+#: Lines per file of a build's linked lines, the part written after the resolver: the last
+#: file is all that is left to load once the writing ends, so it is kept small.
+LINKED_FILE_LINES = 25_000
 
 
 class NQuadsFiles:

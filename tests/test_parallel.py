@@ -24,12 +24,12 @@ def test_two_workers_give_the_serial_extractions(papers, monkeypatch):
     from graph.pipeline import extract_papers
 
     monkeypatch.setattr(parallel, "MIN_CHUNK", 2)  # several chunks per worker, even here
-    assert len(parallel.chunks(papers, 2)) == 8
+    assert [len(part) for part in parallel.chunks(papers, 2)] == [4, 3, 3, 2, 2, 2]
     done: list[int] = []
     result = parallel.extract_parallel(papers, workers=2, progress=done.append)
     assert result == extract_papers(papers)
     assert [e.paper.key for e in result] == [p.key for p in papers]
-    assert sum(done) == len(papers) and len(done) == 8
+    assert done == [4, 3, 3, 2, 2, 2]
 
 
 def test_chunks_are_contiguous_and_cover_everything(papers):
@@ -38,6 +38,17 @@ def test_chunks_are_contiguous_and_cover_everything(papers):
     parts = chunks(papers, 3)
     assert [p for part in parts for p in part] == papers
     assert chunks([], 3) == []
+
+
+def test_chunks_shrink_towards_the_end_within_their_bounds():
+    from graph.parallel import MAX_CHUNK, MIN_CHUNK, chunks
+
+    sizes = [len(part) for part in chunks(range(2000), 2)]
+    assert sizes[:4] == [500, 375, 282, 211]  # a quarter of what is left, each time
+    assert sizes[-4:] == [MIN_CHUNK, MIN_CHUNK, MIN_CHUNK, 14]
+    assert sum(sizes) == 2000 and sizes == sorted(sizes, reverse=True)
+    big = [len(part) for part in chunks(range(10_000), 2)]
+    assert big[:7] == [MAX_CHUNK] * 7 and big[7] == 750  # capped while 4,000 or more are left
 
 
 def test_one_worker_runs_in_process(papers):
