@@ -675,4 +675,4 @@ def test_the_scorer_sees_how_often_a_candidate_is_written(nlp):
     assert candidates.features(drafts["SparseNet"])["rep:3"] == 1.0
     assert candidates.features(drafts["residual decoder"])["rep:1"] == 1.0
     # whole words only: "SparseNets" would not count
-    assert candidates._repeats("SparseNets and SparseNet", "SparseNet") == 1
+    assert candidates._repeats("sparsenets and sparsenet", "SparseNet") == 1

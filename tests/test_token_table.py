@@ -34,7 +34,7 @@ def test_columns_match_the_token_properties(docs):
     for doc in docs:
         t = tokens.table(doc)
         assert t.n == len(doc)
-        assert t.doc_text == doc.text
+        assert t.doc_text == doc.text and t.doc_lower == doc.text.lower()
         for tok in doc:
             i = tok.i
             assert (t.text[i], t.ws[i], t.lower[i], t.pos[i], t.tag[i], t.dep[i]) == (

@@ -1145,14 +1145,16 @@ def features(d: _Draft) -> dict[str, float]:
     if _in_contribution_context(d):
         f["proposed"] = 1.0
     # a name is written again where a passing description seldom is
-    f[f"rep:{min(_repeats(d.doc.text, text), 3)}"] = 1.0
+    f[f"rep:{min(_repeats(t.doc_lower, text), 3)}"] = 1.0
     return f
 
 
-def _repeats(doc_text: str, text: str) -> int:
-    """How often `text` occurs in the doc as whole words, any case."""
-    # str.find rather than a regex, which each candidate would have to compile for itself
-    haystack, needle = doc_text.lower(), text.lower()
+def _repeats(doc_lower: str, text: str) -> int:
+    """How often `text` occurs in the doc (its lower-cased text) as whole words, any case."""
+    # str.find rather than a regex, which each candidate would have to compile for itself;
+    # the doc's text comes from the token table, lower-cased once: Doc.text joins every token
+    # anew on each access
+    haystack, needle = doc_lower, text.lower()
     n, i, size = 0, haystack.find(needle), len(needle)
     while i >= 0 and size:
         end = i + size

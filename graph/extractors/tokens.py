@@ -54,7 +54,7 @@ class Tokens:
     __slots__ = (
         "n", "text", "ws", "lower", "pos", "tag", "dep", "head", "lemma", "lemma_lower",
         "is_punct", "is_alpha", "like_num", "is_title", "is_stop", "is_lower", "is_sent_start",
-        "is_space", "idx", "doc_text", "has_sents", "sent_first", "sent_end", "sents", "kids",
+        "is_space", "idx", "doc_text", "doc_lower", "has_sents", "sent_first", "sent_end", "sents", "kids",
         "_left_edge", "_roots",
     )
 
@@ -83,6 +83,7 @@ class Tokens:
         self.head = heads
         self.lemma_lower = [lemma.lower() for lemma in self.lemma]
         self.doc_text = "".join([t + w for t, w in zip(self.text, self.ws, strict=True)])
+        self.doc_lower = self.doc_text.lower()
         # Token.children: the tokens whose head it is, left to right; the many tokens without
         # children share one empty tuple
         kids: list[Sequence[int]] = [()] * n
