@@ -27,8 +27,9 @@ from graph.errors import PaperkgError
 from graph.model import Paper, PaperExtraction, ResolvedCorpus
 
 #: Bounds of one chunk: small enough to balance the workers and stream results, large enough
-#: that the per-chunk pickling and scheduling overhead stays negligible.
-MIN_CHUNK = 16
+#: that the per-chunk overhead stays small. Each chunk's static N-Quads are their own bulk
+#: loads, and many small loads cost the parent more CPU than a few large ones.
+MIN_CHUNK = 64
 MAX_CHUNK = 1000
 #: Each chunk takes this share of what is left per worker, so chunks shrink towards the end:
 #: the workers finish together, and the last chunks' N-Quads, which the parent can only load

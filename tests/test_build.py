@@ -217,9 +217,11 @@ def reference_exports(extractions, folder, base=None):
 @pytest.mark.parametrize("workers", [1, 2])
 def test_streamed_build_is_the_reference_graph(generated, tmp_path, workers, monkeypatch):
     import graph.build as build_module
+    from graph import parallel
 
     corpus, extractions = generated
     monkeypatch.setattr(build_module, "extract", lambda papers, **_: extractions)
+    monkeypatch.setattr(parallel, "MIN_CHUNK", 4)  # several chunks over the worker processes
     result = build([corpus], out_dir=tmp_path / "out", store=str(tmp_path / "store"),
                    workers=workers)
     quads = reference_exports(extractions, tmp_path / "reference")
@@ -277,9 +279,11 @@ def test_no_progress_bar_for_a_few_papers(tmp_path, capsys):
 
 def test_stale_temporary_files_of_a_killed_build_are_removed(generated, tmp_path, monkeypatch):
     import graph.build as build_module
+    from graph import parallel
 
     corpus, extractions = generated
     monkeypatch.setattr(build_module, "extract", lambda papers, **_: extractions)
+    monkeypatch.setattr(parallel, "MIN_CHUNK", 4)  # several chunks over the worker processes
     out = tmp_path / "out"
     (out / ".paperkg-sort-abc").mkdir(parents=True)
     (out / ".paperkg-sort-abc" / "facts.nt").write_text("x")

@@ -45,7 +45,7 @@ def test_chunks_shrink_towards_the_end_within_their_bounds():
 
     sizes = [len(part) for part in chunks(range(2000), 2)]
     assert sizes[:4] == [500, 375, 282, 211]  # a quarter of what is left, each time
-    assert sizes[-4:] == [MIN_CHUNK, MIN_CHUNK, MIN_CHUNK, 14]
+    assert sizes[-4:] == [MIN_CHUNK, MIN_CHUNK, MIN_CHUNK, 7]
     assert sum(sizes) == 2000 and sizes == sorted(sizes, reverse=True)
     big = [len(part) for part in chunks(range(10_000), 2)]
     assert big[:7] == [MAX_CHUNK] * 7 and big[7] == 750  # capped while 4,000 or more are left
