@@ -21,12 +21,12 @@ parallel build cannot spread over the cores.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import resource
 import sys
 import tempfile
 import time
 from pathlib import Path
+from queue import Empty
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,11 +85,21 @@ def _timed_build(corpus: str, store: str, workers: int, model: str, queue: Any) 
 
 
 def run(corpus: str, store: str, workers: int, model: str) -> dict[str, tuple[float, ...]]:
-    context = multiprocessing.get_context("fork")
+    from graph.parallel import start_context
+
+    # fork (the pipeline already imported) only from a single-threaded process, as the build
+    # itself does
+    context = start_context()
     queue = context.Queue()
     process = context.Process(target=_timed_build, args=(corpus, store, workers, model, queue))
     process.start()
-    marks = queue.get()
+    while True:
+        try:
+            marks = queue.get(timeout=1)
+            break
+        except Empty:
+            if not process.is_alive():
+                raise SystemExit(f"the build exited with status {process.exitcode}") from None
     process.join()
     return marks
 

@@ -30,6 +30,7 @@ def quick_args(work: Path) -> dict[str, list[str]]:
     return {
         "gen_corpus.py": ["--papers", "200", "--out", str(work / "corpus-200.jsonl")],
         "bench_build.py": ["--papers", "300", "--skip", "extract"],
+        "build_phases.py": ["--papers", "300"],
         "bench_scaling.py": ["--papers", "200"],
         "bench_attribute_rules.py": ["--papers", "200"],
         "bench_store_load.py": ["--papers", "300"],

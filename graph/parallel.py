@@ -105,7 +105,7 @@ def chunks(papers: Sequence, workers: int) -> list[Sequence]:
     return parts
 
 
-def _context() -> multiprocessing.context.BaseContext:
+def start_context() -> multiprocessing.context.BaseContext:
     # fork shares the already imported modules (and a pipeline the parent has loaded) for free,
     # but forking a process that runs other threads can deadlock a child on a held lock; such
     # a parent (a Flask server, a Dask client) gets clean spawned workers instead.
@@ -149,7 +149,7 @@ def iter_parallel(
         return
     with ProcessPoolExecutor(
         max_workers=min(workers, len(parts)),
-        mp_context=_context(),
+        mp_context=start_context(),
         initializer=_init_worker,
         initargs=(spacy_model, tuple(extractors), batch_size, static),
     ) as pool:
@@ -237,7 +237,7 @@ def write_papers_parallel(
     sizes = [len(part) for part in chunks(keys, workers)]
     paths: list[Path] = []
     with ProcessPoolExecutor(max_workers=min(workers, len(sizes)),
-                             mp_context=_context()) as pool:
+                             mp_context=start_context()) as pool:
         try:
             for written, size in zip(pool.map(_write_chunk, jobs()), sizes, strict=True):
                 paths.extend(Path(path) for path in written)
