@@ -54,8 +54,8 @@ class Tokens:
     __slots__ = (
         "n", "text", "ws", "lower", "pos", "tag", "dep", "head", "lemma", "lemma_lower",
         "is_punct", "is_alpha", "like_num", "is_title", "is_stop", "is_lower", "is_sent_start",
-        "is_space", "idx", "doc_text", "doc_lower", "has_sents", "sent_first", "sent_end", "sents", "kids",
-        "_left_edge", "_roots",
+        "is_space", "idx", "doc_text", "doc_lower", "has_sents", "sent_first", "sent_end",
+        "sents", "kids", "_left_edge", "_roots",
     )
 
     def __init__(self, doc: Doc) -> None:
