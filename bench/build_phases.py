@@ -51,7 +51,6 @@ def _timed_build(corpus: str, store: str, workers: int, model: str, queue: Any) 
 
     nlp_loader.load(model)
     marks: dict[str, tuple[float, float, float]] = {}
-    start = time.perf_counter()
 
     def mark(name: str) -> None:
         marks[name] = (time.perf_counter() - start, *_cpu())
