@@ -265,6 +265,11 @@ def eval_cmd(gold, corpora, all_corpora, split, errors, shared, as_json, limit, 
         return
     if gold is None:
         raise UserError("eval: give --gold FILE, --corpus NAME or --all")
+    from graph.eval.corpora import is_dev_gold
+
+    if (as_json or consistency) and is_dev_gold(gold):
+        raise UserError(f"--json/--consistency: refused on {gold}, a dev split (its per-paper "
+                        "errors are not to be read); use --corpus NAME for its figures")
     if errors:
         raise UserError("--errors: goes with --corpus (the --gold report lists every paper)")
     if consistency:

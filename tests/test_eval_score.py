@@ -133,7 +133,8 @@ def test_errors_are_refused_on_dev_and_on_the_held_out_numbers():
     ["--corpus", "scierc", "--errors"],
     ["--all", "--errors"],
     ["--corpus", "results", "--split", "train"],
-    ["--corpus", "csabstruct", "--gold", "tests/gold/dev.json"],
+    ["--corpus", "csabstruct", "--gold", str(Path(__file__).parent / "gold" / "dev.json")],
+    ["--gold", str(Path(__file__).parent / "gold" / "scirex-dev.json"), "--json"],
 ])
 def test_cli_refuses_with_exit_2_before_extracting(args):
     out = CliRunner().invoke(cli, ["eval", *args])

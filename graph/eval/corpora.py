@@ -101,6 +101,14 @@ def check_errors_allowed(c: Corpus, split: str) -> None:
         )
 
 
+def is_dev_gold(path: str | Path) -> bool:
+    """A dev split's own gold file (its per-paper listing must not be read)."""
+    name = Path(path).name
+    return any(
+        c.files.get("dev") == name and c.files.get("train") != name for c in CORPORA.values()
+    )
+
+
 def load_papers(
     c: Corpus, split: str, *, shared: str | Path | None = None, gold_dir: Path = GOLD_DIR,
     limit: int | None = None,
