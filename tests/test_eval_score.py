@@ -179,3 +179,16 @@ def test_table_json_rounds_and_keeps_every_row():
     assert [d["corpus"] for d in data] == ["scierc", "csabstruct", "results"]
     assert data[0]["rows"][0]["f1"] == 0.577 and data[0]["rows"][0]["met"] is False
     assert data[1]["rows"][0]["value"] == 0.095
+
+
+def test_cli_scores_a_train_slice_and_lists_its_errors():
+    out = CliRunner().invoke(cli, ["eval", "--corpus", "scierc", "--split", "train", "--limit",
+                                   "3", "--errors"])
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    rows = [line.split()[:3] for line in lines[2:6]]
+    assert rows == [["scierc", "train", t] for t in ("method", "dataset", "task", "metric")]
+    assert "papers: scierc 3" in lines
+    errors = [line.split("\t") for line in lines if "\t" in line]
+    assert errors and all(e[0].startswith("scierc:") and len(e) == 3 for e in errors)
+    assert {e[1].split()[1] for e in errors} <= {"missed", "spurious"}
