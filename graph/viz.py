@@ -17,7 +17,6 @@ as the layout is computed (bench/bench_viz.py measures this against pyvis's defa
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Hashable, Iterable, Mapping
 from functools import cache
 from importlib import resources
@@ -33,9 +32,8 @@ from graph.namespaces import DEFAULT_BASE
 from graph.network import UnknownNode
 
 __all__ = [
-    "DEFAULT_CAP", "NODE_STYLES", "UnknownNode", "aggregate_overview", "cap_graph",
-    "neighbourhood_html", "neighbourhood_subgraph", "overview_html", "projection",
-    "render_view", "view_data", "write_viz",
+    "DEFAULT_CAP", "NODE_STYLES", "UnknownNode", "cap_graph", "neighbourhood_html",
+    "neighbourhood_subgraph", "render_view", "shorten", "tooltip", "view_data", "write_viz",
 ]
 
 #: Largest number of nodes a view shows; bigger subgraphs are trimmed (and the page says so).
@@ -100,7 +98,7 @@ def _relation_words(attrs: Mapping[str, Any]) -> str:
     return ", ".join(words)
 
 
-def _shorten(text: str, limit: int = LABEL_CHARS) -> str:
+def shorten(text: str, limit: int = LABEL_CHARS) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
@@ -141,7 +139,7 @@ def cap_graph(
     return graph.subgraph(keep).copy(), True
 
 
-def _tooltip(type_: str, attrs: Mapping[str, Any], label: str) -> str:
+def tooltip(type_: str, attrs: Mapping[str, Any], label: str) -> str:
     """Plain text: vis-network sets it with innerText, so nothing here is markup."""
     name = NODE_STYLES.get(type_, OTHER_STYLE)[0]
     lines = [f"{name}: {label}"]
@@ -157,7 +155,7 @@ def _tooltip(type_: str, attrs: Mapping[str, Any], label: str) -> str:
     if aliases:
         lines.append("Also: " + ", ".join(sorted(aliases)[:8]))
     if type_ == "claim" and attrs.get("text"):
-        lines.append(_shorten(str(attrs["text"]), 300))
+        lines.append(shorten(str(attrs["text"]), 300))
     return "\n".join(lines)
 
 
@@ -251,8 +249,8 @@ def view_data(
             )
         net.add_node(
             node_id,
-            label=_shorten(label),
-            title=_tooltip(type_, attrs, label),
+            label=shorten(label),
+            title=tooltip(type_, attrs, label),
             color=colour,
             shape=shape,
             # Size shows how many papers name an entity; a paper's own count would dwarf them.
@@ -301,6 +299,9 @@ body.embed header h1 { display: none; }
           gap: .2rem .9rem; }
 .legend li { display: flex; align-items: center; gap: .3rem; font-size: 12px; }
 .legend svg { width: 14px; height: 14px; }
+.groups { margin: .3rem 0 0; padding-left: 1.4rem; columns: 2 22rem; font-size: 13px; }
+.groups .swatch { display: inline-block; width: .8rem; height: .8rem; border-radius: 50%;
+                  margin-right: .35rem; vertical-align: -1px; }
 #graph { flex: 1; min-height: 320px; position: relative; }
 #graph-empty { padding: 2rem; color: #666; }
 div.vis-tooltip { white-space: pre-line; max-width: 28rem; font: 12px/1.35 system-ui, sans-serif; }
@@ -309,7 +310,9 @@ div.vis-tooltip { white-space: pre-line; max-width: 28rem; font: 12px/1.35 syste
 <body class="{{ 'embed' if embed else '' }}" data-graph-state="loading">
 <header>
 <h1>{{ title }}</h1>
-{% if trimmed -%}
+{% if notice -%}
+<p class="notice" id="trim-notice" role="status">{{ notice }}</p>
+{%- elif trimmed -%}
 <p class="notice" id="trim-notice" role="status">Showing {{ shown }}
 {%- if total %} of {{ total }}{% endif %} nodes: this view is capped at {{ cap }} nodes
 {%- if centre_hint %} and keeps those nearest to {{ centre_hint }}{% endif %}
@@ -320,6 +323,10 @@ div.vis-tooltip { white-space: pre-line; max-width: 28rem; font: 12px/1.35 syste
 {% for type, name, colour, shape in legend %}<li data-type="{{ type }}">
 <svg viewBox="0 0 14 14" aria-hidden="true">{{ shape_svg(shape, colour) }}</svg>{{ name }}</li>
 {% endfor %}</ul>
+{% if groups %}<ol class="groups" id="groups" aria-label="Groups">
+{% for colour, name in groups %}<li>
+<span class="swatch" style="background: {{ colour }}"></span>{{ name }}</li>
+{% endfor %}</ol>{% endif %}
 </header>
 <div id="graph" role="img" aria-label="{{ title }}: {{ shown }} nodes, {{ edges }} edges">
 {%- if not shown %}<p id="graph-empty">Nothing to show.</p>{% endif %}</div>
@@ -343,6 +350,11 @@ _INIT_JS = """
   window.paperkgNetwork = network;
   network.once("stabilizationIterationsDone", function () {
     network.setOptions({physics: false});
+    if (data.zoom && data.zoom !== 1) {
+      // fit() frames the nodes, not their labels: step back so the outer labels show.
+      network.fit({animation: false});
+      network.moveTo({scale: network.getScale() * data.zoom, animation: false});
+    }
     window.paperkgStillAt = performance.now();
     body.dataset.graphState = "still";
   });
@@ -404,9 +416,11 @@ def vis_library() -> tuple[str, str]:
     return js, css
 
 
-def _legend(types: Iterable[str]) -> list[tuple[str, str, str, str]]:
+def _legend(types: Iterable[str], *, neutral: bool = False) -> list[tuple[str, str, str, str]]:
     present = set(types)
     rows = [(t, *NODE_STYLES[t]) for t in NODE_STYLES if t in present]
+    if neutral:  # colours stand for something else: show the shapes in grey
+        rows = [(t, name, "#777777", shape) for t, name, _, shape in rows]
     if "more" in present:
         rows.append(("more", *MORE_STYLE))
     return rows
@@ -420,10 +434,17 @@ def render_view(
     inline_lib: bool = False,
     embed: bool = False,
     centre_hint: str | None = None,
+    notice: str | None = None,
+    groups: list[tuple[str, str]] | None = None,
 ) -> str:
-    """The HTML page of a view made by `view_data`."""
+    """The HTML page of a view made by `view_data`.
+
+    `notice` replaces the page's own line about the cap; `groups` lists (colour, name) of the
+    communities the nodes are coloured by, and the legend then shows shapes only.
+    """
     js, css = vis_library() if inline_lib else ("", "")
-    payload = {"nodes": data["nodes"], "edges": data["edges"], "options": data["options"]}
+    payload = {"nodes": data["nodes"], "edges": data["edges"], "options": data["options"],
+               "zoom": data.get("zoom", 1)}
     return _environment().from_string(_TEMPLATE).render(
         title=title,
         static_url=static_url.rstrip("/"),
@@ -438,7 +459,10 @@ def render_view(
         edges=len(data["edges"]),
         has_more=any(node.get("group") == "more" for node in data["nodes"]),
         centre_hint=centre_hint,
-        legend=_legend(node.get("group", "other") for node in data["nodes"]),
+        legend=_legend((node.get("type") or node.get("group", "other") for node in data["nodes"]),
+                       neutral=bool(groups)),
+        notice=notice,
+        groups=groups or [],
         data=payload,
         init_js=_INIT_JS,
     )
@@ -475,109 +499,6 @@ def neighbourhood_html(
         data, title=title, static_url=static_url, inline_lib=inline_lib, embed=embed,
         centre_hint=hint,
     )
-
-
-def overview_html(
-    graph: nx.Graph,
-    *,
-    title: str = "Overview",
-    cap: int = DEFAULT_CAP,
-    trimmed: bool = False,
-    static_url: str = "/static",
-    embed: bool = False,
-    link_base: str | None = "/id",
-    inline_lib: bool = False,
-    base: str = DEFAULT_BASE,
-) -> str:
-    """A page drawing an overview graph (top entities and their papers), capped at `cap`."""
-    data = view_data(graph, cap=cap, link_base=link_base, base=base)
-    if trimmed and not data["trimmed"]:
-        data["trimmed"] = True
-        # aggregate_overview records how many entities and papers it summarised.
-        data["total"] = graph.graph.get("total")
-    return render_view(
-        data, title=title, static_url=static_url, inline_lib=inline_lib, embed=embed
-    )
-
-
-def aggregate_overview(
-    graph: nx.Graph, cap: int, *, base: str = DEFAULT_BASE
-) -> tuple[nx.Graph, bool]:
-    """Top entities by support with their papers, at most `cap` nodes.
-
-    Entities are taken by support while they fit; each entity's papers fill the room that
-    is left, and the papers that do not fit become one "+N papers" node per entity.
-    Returns the graph and whether anything was aggregated or left out.
-    """
-    if cap < 2:
-        raise ValueError(f"cap must be at least 2, not {cap}")
-    entities = [
-        (node, attrs)
-        for node, attrs in graph.nodes(data=True)
-        if node_ref(node, attrs, base)[0] not in ("paper", "claim")
-    ]
-    entities.sort(key=lambda item: (-_support(item[1]), str(item[0])))
-    # Half the room for entities, the rest for papers and "+N" nodes.
-    entity_room = max(1, min(len(entities), cap // 2))
-    chosen = entities[:entity_room]
-    out = nx.DiGraph()
-    for node, attrs in chosen:
-        out.add_node(node, **attrs)
-    room = cap - len(out)
-    aggregated = len(entities) > entity_room
-    undirected = graph.to_undirected(as_view=True)
-    papers_of: dict[Hashable, list[Hashable]] = {}
-    for node, _ in chosen:
-        papers = [
-            p for p in undirected.neighbors(node)
-            if node_ref(p, graph.nodes[p], base)[0] == "paper"
-        ]
-        papers.sort(key=lambda p: (-undirected.degree(p), str(p)))
-        papers_of[node] = papers
-    # Round-robin over entities so each keeps some papers; a paper shared by many entities
-    # counts once.
-    queues = {node: deque(papers) for node, papers in papers_of.items()}
-    reserve = sum(1 for q in queues.values() if q)  # room for the "+N" nodes if needed
-    while room > reserve and any(queues.values()):
-        for node in list(queues):
-            queue = queues[node]
-            while queue and queue[0] in out:
-                paper = queue.popleft()
-                out.add_edge(paper, node, **graph.get_edge_data(paper, node, default={}))
-            if not queue or room <= reserve:
-                continue
-            paper = queue.popleft()
-            out.add_node(paper, **graph.nodes[paper])
-            out.add_edge(paper, node, **_edge_attrs(graph, paper, node))
-            room -= 1
-    for node, queue in queues.items():
-        left = [p for p in queue if p not in out]
-        for paper in queue:
-            if paper in out and not out.has_edge(paper, node):
-                out.add_edge(paper, node, **_edge_attrs(graph, paper, node))
-        if left:
-            aggregated = True
-            _, slug = node_ref(node, graph.nodes[node], base)
-            more = f"more/{node_ref(node, graph.nodes[node], base)[0]}-{slug}"
-            out.add_node(more, type="more", slug=slug, label=f"+{len(left)} papers",
-                         count=len(left))
-            out.add_edge(more, node, relation="more")
-    out.graph["total"] = sum(
-        1 for n, a in graph.nodes(data=True) if node_ref(n, a, base)[0] != "claim"
-    )
-    return out, aggregated
-
-
-def _edge_attrs(graph: nx.Graph, u: Hashable, v: Hashable) -> dict[str, Any]:
-    data = graph.get_edge_data(u, v)
-    if data is None and graph.is_directed():
-        data = graph.get_edge_data(v, u)
-    return dict(data or {})
-
-
-def projection(store: Any, *, base: str = DEFAULT_BASE) -> nx.DiGraph:
-    """The store's networkx projection (graph.network's, cached per store generation)."""
-    return network.projection(store, base)
 
 
 def neighbourhood_subgraph(
