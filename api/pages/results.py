@@ -27,6 +27,10 @@ PARTS = ("metric", "dataset", "model", "baseline")
 _LOWER_WORDS = re.compile(
     r"\b(error|errors|loss|perplexity|ppl|fid|wer|cer|mae|mse|rmse|latency|regret|"
     r"distance|divergence|runtime|time)\b", re.I)
+_HIGHER_WORDS = re.compile(
+    r"\b(accuracy|acc|f1|f-score|f-measure|bleu|rouge(-\w+)?|meteor|precision|recall|auc|"
+    r"map|ndcg|mrr|exact match|em|success rate|top-1|top-5|iou|miou|psnr|ssim|reward|score)\b",
+    re.I)
 DIRECTION_PROPS = ("direction", "higherIsBetter", "lowerIsBetter")
 
 
@@ -163,6 +167,8 @@ def _decide_direction(result: ResultRow) -> str | None:
                 return direction
     if result.metric and _LOWER_WORDS.search(result.metric.label):
         return "lower"
+    if result.metric and _HIGHER_WORDS.search(result.metric.label):
+        return "higher"
     return None
 
 
@@ -170,23 +176,26 @@ def _decide_direction(result: ResultRow) -> str | None:
 class Leaderboard:
     dataset: Node
     metric: Node
+    unit: str
     direction: str | None
     entries: list[ResultRow]
 
 
 def leaderboards(rows: Iterable[ResultRow]) -> list[Leaderboard]:
-    """One board per (dataset, metric) named by at least one Result, best value first.
+    """One board per (dataset, metric, unit) named by at least one Result, best value first.
+
+    Values in other units (83.1 % and "1.8 points" better) are not ranked together.
 
     The direction is the one most of the board's Results give (ties and none: unknown, and
     the board keeps higher values first, saying the direction is not known).
     """
-    groups: dict[tuple[str, str], list[ResultRow]] = defaultdict(list)
+    groups: dict[tuple[str, str, str], list[ResultRow]] = defaultdict(list)
     for row in rows:
         if row.dataset and row.metric and row.decimal is not None:
-            groups[(row.dataset.label, row.metric.label)].append(row)
+            groups[(row.dataset.label, row.metric.label, row.unit or "")].append(row)
     boards = []
-    for (_, _), entries in sorted(groups.items(), key=lambda kv: (kv[0][0].lower(),
-                                                                  kv[0][1].lower())):
+    for (_, _, unit), entries in sorted(groups.items(), key=lambda kv: (
+            kv[0][0].lower(), kv[0][1].lower(), kv[0][2])):
         votes = [e.direction for e in entries if e.direction]
         direction = None
         if votes:
@@ -196,7 +205,7 @@ def leaderboards(rows: Iterable[ResultRow]) -> list[Leaderboard]:
         ranked = sorted(entries, key=lambda e: (e.decimal if direction == "lower"
                                                 else -(e.decimal or 0), e.iri))
         boards.append(Leaderboard(dataset=entries[0].dataset, metric=entries[0].metric,
-                                  direction=direction, entries=ranked))
+                                  unit=unit, direction=direction, entries=ranked))
     return boards
 
 

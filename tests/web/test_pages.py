@@ -169,6 +169,9 @@ def test_results_page_has_every_result(client: Any) -> None:
     html = client.get("/results").get_data(as_text=True)
     table = html[html.index('id="results-table"'):]
     assert len(re.findall(r'<td class="num" data-value=', table)) == 13
+    # Cora's accuracy: 83.1 % and "1.8 points" better are two boards, not one ranking.
+    assert re.findall(r'data-dataset="Cora" data-metric="accuracy" data-unit="([^"]*)"',
+                      html) == ["%", "points"]
     assert f"{SCRIPT.replace('<', '&lt;').replace('>', '&gt;')} baseline &amp; co" in html
 
 

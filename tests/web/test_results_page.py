@@ -111,8 +111,8 @@ def test_results_read_iris_and_literals_with_their_sentences(small_app: Flask) -
 
 def test_leaderboard_ranks_in_the_metrics_direction(small_app: Flask) -> None:
     html = small_app.test_client().get("/results").get_data(as_text=True)
-    boards = re.findall(r'<section class="board" data-dataset="([^"]+)" data-metric="([^"]+)">'
-                        r"(.*?)</section>", html, re.S)
+    boards = re.findall(r'<section class="board" data-dataset="([^"]+)" data-metric="([^"]+)"'
+                        r' data-unit="">(.*?)</section>', html, re.S)
     assert [(d, m) for d, m, _ in boards] == [("WikiText-103", "perplexity"), ("WMT14", "BLEU")]
     perplexity = boards[0][2]
     assert "lower is better" in perplexity
