@@ -23,9 +23,14 @@ ORDER BY DESC(?support) ?label
 LIMIT 20"""),
     ("Datasets and the results reported on them", """\
 SELECT ?dataset ?metric ?value ?unit ?paper WHERE {
-  ?paper pkg:makesClaim/pkg:result ?r .
-  ?r pkg:value ?value ; pkg:dataset/rdfs:label ?dataset .
-  OPTIONAL { ?r pkg:metric/rdfs:label ?metric }
+  ?p pkg:makesClaim/pkg:result ?r ; rdfs:label ?paper .
+  ?r pkg:value ?value .
+  # A part is an entity with a label, or (in older graphs) a plain name.
+  { ?r pkg:dataset ?d . OPTIONAL { ?d rdfs:label ?dl } } UNION { ?r pkg:datasetName ?dl }
+  BIND(COALESCE(?dl, STR(?d)) AS ?dataset)
+  OPTIONAL { ?r pkg:metric ?m . OPTIONAL { ?m rdfs:label ?ml } }
+  OPTIONAL { ?r pkg:metricName ?mn }
+  BIND(COALESCE(?ml, IF(isLiteral(?m), ?m, ?unset), ?mn) AS ?metric)
   OPTIONAL { ?r pkg:unit ?unit }
 }
 ORDER BY ?dataset DESC(?value)

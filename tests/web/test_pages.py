@@ -309,3 +309,13 @@ def test_write_viz_makes_a_standalone_offline_file(store: Any, tmp_path: Path) -
 def test_write_viz_names_an_unknown_node(store: Any, tmp_path: Path) -> None:
     with pytest.raises(viz.UnknownNode, match="'paper/zzz' is not in the graph"):
         viz.write_viz(store, "paper/zzz", out_path=tmp_path / "v.html")
+
+
+def test_every_home_example_query_answers_rows(client: Any) -> None:
+    from api.pages.home import EXAMPLE_QUERIES, with_prefixes
+
+    for title, query in EXAMPLE_QUERIES:
+        response = client.post("/sparql", data={"query": with_prefixes(query)},
+                               headers={"Accept": "application/sparql-results+json"})
+        assert response.status_code == 200, (title, response.get_data(as_text=True))
+        assert response.get_json()["results"]["bindings"], title
