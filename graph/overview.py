@@ -30,6 +30,8 @@ PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b
            "#ff9da7", "#9c755f", "#a0cbe8", "#ffbe7d", "#8cd17d", "#86bcb6", "#f1ce63")
 REST_COLOUR = "#bab0ac"
 NAME_ENTITIES = 3
+#: The smallest cap: one entity and the two papers it links.
+MIN_CAP = 3
 ENTITY_FONT = 22
 PAPER_FONT = 16
 
@@ -98,8 +100,8 @@ def _count(store: Any, query: str) -> int:
 def overview(store: Any, *, cap: int = viz.DEFAULT_CAP, base: str = DEFAULT_BASE,
              seed: int = SEED) -> Overview:
     """The overview of the graph in `store`, at most `cap` nodes, with its communities."""
-    if cap < 3:
-        raise ValueError(f"cap must be at least 3, not {cap}")
+    if cap < MIN_CAP:
+        raise ValueError(f"cap must be at least {MIN_CAP}, not {cap}")
     classes = " ".join(f"pkg:{c}" for c in ENTITY_CLASSES)
     papers_total = _count(store, "SELECT (COUNT(?p) AS ?n) WHERE { ?p a pkg:Paper }")
     entities_total = _count(store, f"""

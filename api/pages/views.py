@@ -72,7 +72,7 @@ def viz_neighbourhood() -> Any:
 @bp.get("/viz/overview")
 def viz_overview() -> Any:
     cap = _view_cap()
-    limit = _int_arg("limit", cap, 2, cap)
+    limit = _int_arg("limit", cap, overview.MIN_CAP, cap)
     found = overview.overview(store(), cap=limit, base=base())
     html = overview.overview_html(
         found, title="Overview: papers linked through the entities they share",

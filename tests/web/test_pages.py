@@ -189,6 +189,8 @@ def test_results_page_has_every_result(client: Any) -> None:
         ("/viz/neighbourhood?node=paper/p01&limit=0", 400),
         ("/viz/neighbourhood?node=paper/none", 404),
         ("/viz/neighbourhood?node=<script>", 404),
+        ("/viz/overview?limit=2", 400),
+        ("/viz/overview?limit=x", 400),
     ],
 )
 def test_bad_requests_are_refused(client: Any, path: str, status: int) -> None:
