@@ -23,7 +23,7 @@ from .common import (
     select,
 )
 from .paper import claims_of, paper
-from .results import results_with
+from .results import leaderboards, results_with
 
 
 def entity_record(entity_iri: str) -> dict[str, list[str]]:
@@ -135,6 +135,7 @@ def entity(type_: str, slug: str) -> str:
             if paper_iri else None
         return render_template("pages/claim.html", **context)
     papers = entity_papers(entity_iri)
+    results = results_with(entity_iri)
     broader = [node(b, lbl) for b, lbl in labels(record.get("broader", [])).items()]
     context.update(
         papers=papers,
@@ -142,6 +143,8 @@ def entity(type_: str, slug: str) -> str:
         broader=broader,
         cooccurring=cooccurring(entity_iri),
         claims=claims_about(entity_iri),
-        results=results_with(entity_iri),
+        results=results,
+        # A dataset's or metric's own boards; a model's or baseline's would be others'.
+        boards=leaderboards(results) if type_ in ("dataset", "metric") else [],
     )
     return render_template("pages/entity.html", **context)

@@ -321,3 +321,12 @@ def test_every_home_example_query_answers_rows(client: Any) -> None:
                                headers={"Accept": "application/sparql-results+json"})
         assert response.status_code == 200, (title, response.get_data(as_text=True))
         assert response.get_json()["results"]["bindings"], title
+
+
+def test_a_datasets_page_shows_its_leaderboards(client: Any) -> None:
+    html = client.get("/entity/dataset/cifar-10").get_data(as_text=True)
+    boards = re.findall(r'<section class="board" data-dataset="([^"]+)" data-metric="([^"]+)"',
+                        html)
+    assert boards == [("CIFAR-10", "accuracy"), ("CIFAR-10", "FID")]
+    method = client.get("/entity/method/sparse-routing-attention").get_data(as_text=True)
+    assert 'class="board"' not in method
