@@ -1,9 +1,10 @@
 """The overview: papers linked through the entities they share, grouped into communities.
 
 Read from the store with a few bounded SPARQL queries (no whole-graph projection): the entities
-named by at least two papers, most papers first, then those entities' paper links. Entities
-are taken greedily while they fit under the cap together with their papers, so every entity
-drawn has all its papers and links at least two of them. networkx's Louvain method (fixed seed)
+named by at least two papers (and by at most a fifth of the cap), most papers first, then those
+entities' paper links. Entities are taken greedily while they fit under the cap together with
+all their papers, those sharing a paper with the picture so far first, so every entity drawn
+has all its papers and links at least two of them. networkx's Louvain method (fixed seed)
 groups the bipartite paper-entity graph into communities, each named by its best-connected
 entities; the page colours nodes by community and draws them with graph.viz's template.
 """
@@ -30,6 +31,8 @@ PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b
            "#ff9da7", "#9c755f", "#a0cbe8", "#ffbe7d", "#8cd17d", "#86bcb6", "#f1ce63")
 REST_COLOUR = "#bab0ac"
 NAME_ENTITIES = 3
+#: No entity drawn has more papers than cap // ENTITY_SHARE (and 2 at least).
+ENTITY_SHARE = 5
 #: The smallest cap: one entity and the two papers it links.
 MIN_CAP = 3
 ENTITY_FONT = 22
@@ -107,27 +110,24 @@ def overview(store: Any, *, cap: int = viz.DEFAULT_CAP, base: str = DEFAULT_BASE
     entities_total = _count(store, f"""
 SELECT (COUNT(DISTINCT ?e) AS ?n) WHERE {{
   VALUES ?cls {{ {classes} }} ?e a ?cls ; pkg:support ?s . FILTER(?s >= 2) }}""")
-    # An entity with more papers than the cap could never be drawn with all of them.
-    candidates = _entities(store, 2 * cap, cap - 1)
+    # An entity is drawn with all its papers, and none may fill the picture on its own: one
+    # with 140 papers under a cap of 150 would leave a star and nothing else.
+    candidates = _entities(store, 2 * cap, max(2, cap // ENTITY_SHARE))
     kinds = {row["e"]: ENTITY_CLASSES[row["cls"].rsplit("#", 1)[-1]] for row in candidates}
     papers_of: dict[str, list[str]] = {row["e"]: [] for row in candidates}
     if candidates:
-        rels = " ".join(f"pkg:{r}" for r in LINKS)
+        # A path of alternatives with the object bound: Oxigraph starts from each entity.
+        # (Two VALUES joined with `?p ?rel ?e` made it scan every paper first.)
+        rels = "|".join(f"pkg:{r}" for r in LINKS)
         for row in _rows(store, f"""
 SELECT DISTINCT ?p ?e WHERE {{
-  VALUES ?e {{ {_values(list(papers_of))} }} VALUES ?rel {{ {rels} }}
-  ?p ?rel ?e ; a pkg:Paper .
-}} ORDER BY ?e ?p LIMIT {2 * cap * cap}"""):
+  VALUES ?e {{ {_values(list(papers_of))} }}
+  ?p {rels} ?e .
+}} LIMIT {2 * cap * cap}"""):  # never reached: 2·cap entities of < cap papers each
             papers_of[row["e"]].append(row["p"])
-    chosen: list[str] = []
-    shown: set[str] = set()
-    for row in candidates:
-        entity = row["e"]
-        new = [p for p in papers_of[entity] if p not in shown]
-        if len(papers_of[entity]) < 2 or len(chosen) + len(shown) + 1 + len(new) > cap:
-            continue
-        chosen.append(entity)
-        shown.update(new)
+    for papers in papers_of.values():
+        papers.sort()
+    chosen, shown = _choose(papers_of, cap)
     names = _labels(store, chosen + sorted(shown))
     graph = nx.Graph()
     for item in sorted(shown):
@@ -141,6 +141,36 @@ SELECT DISTINCT ?p ?e WHERE {{
                      cap=cap)
     found.communities = _communities(graph, seed)
     return found
+
+
+def _choose(papers_of: dict[str, list[str]], cap: int) -> tuple[list[str], set[str]]:
+    """Entities (in the order of `papers_of`: most papers first) and their papers, under `cap`.
+
+    Each step takes, of the entities that still fit with all their papers, one that shares
+    a paper with the picture so far if any does (the one with most papers, then most
+    shared), else the first: the picture grows connected and starts a new group only when
+    nothing links to it.
+    """
+    chosen: list[str] = []
+    shown: set[str] = set()
+    left = [e for e, papers in papers_of.items() if len(papers) >= 2]
+    while left:
+        best, best_key = None, None
+        for entity in left:
+            papers = papers_of[entity]
+            new = len(set(papers) - shown)
+            if len(chosen) + len(shown) + 1 + new > cap:
+                continue
+            shared = len(papers) - new
+            key = (shared > 0, len(papers), shared)
+            if best_key is None or key > best_key:
+                best, best_key = entity, key
+        if best is None:
+            break
+        chosen.append(best)
+        shown.update(papers_of[best])
+        left.remove(best)
+    return chosen, shown
 
 
 def _labels(store: Any, iris: list[str]) -> dict[str, str]:
@@ -174,20 +204,25 @@ def _communities(graph: nx.Graph, seed: int) -> list[Community]:
 
 #: Half the width and height, in canvas pixels, the layout is spread over (a wide screen).
 SPREAD = (560.0, 330.0)
+KAMADA_KAWAI_NODES = 60
 
 
 def layout(graph: nx.Graph) -> dict[str, tuple[float, float]]:
-    """Start positions: Kamada-Kawai (deterministic, no seed needed), stretched to the screen.
+    """Start positions, stretched to the screen: Kamada-Kawai for small graphs, else a seeded
+    Fruchterman-Reingold (Kamada-Kawai takes ~10 s at 150 nodes on a busy core).
 
     The browser's physics then only settles overlaps from there, so the picture keeps the
     shape the graph distances give it instead of the long chains a force layout from random
-    starts leaves.
+    starts leaves. Both are deterministic.
     """
     if graph.number_of_nodes() == 0:
         return {}
     if graph.number_of_nodes() == 1:
         return {n: (0.0, 0.0) for n in graph}
-    raw = nx.kamada_kawai_layout(graph)
+    if graph.number_of_nodes() <= KAMADA_KAWAI_NODES:
+        raw = nx.kamada_kawai_layout(graph)
+    else:
+        raw = nx.spring_layout(graph, seed=SEED)
     xs = [p[0] for p in raw.values()]
     ys = [p[1] for p in raw.values()]
     width = (max(xs) - min(xs)) / 2 or 1.0
@@ -249,8 +284,9 @@ def notice(found: Overview) -> str | None:
         return None
     return (f"Showing {found.papers_shown} of {found.papers_total} papers and "
             f"{found.entities_shown} of {found.entities_total} entities that two or more "
-            f"papers share: this view is capped at {found.cap} nodes and keeps the entities "
-            "most papers share. Papers that share no drawn entity are left out.")
+            f"papers share: this view is capped at {found.cap} nodes and keeps widely shared "
+            "entities that link to each other. Papers that share no drawn entity are left "
+            "out.")
 
 
 def overview_html(found: Overview, *, title: str = "Overview", static_url: str = "/static",

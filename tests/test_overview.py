@@ -81,12 +81,24 @@ def test_communities_are_named_by_their_best_connected_entities(store: Any) -> N
 
 
 def test_an_entity_is_drawn_with_all_its_papers_or_not_at_all(store: Any) -> None:
+    # Under a cap of 5 no entity may have more than 2 papers: method/m1 (3) is out.
     found = overview.overview(store, cap=5)
-    assert _names(found.graph) == {"paper/a1", "paper/a2", "paper/a3", "method/m1",
-                                   "dataset/d1"}
-    assert overview.notice(found).startswith("Showing 3 of 6 papers and 2 of 4 entities")
+    assert _names(found.graph) == {"paper/a1", "paper/a2", "dataset/d1"}
+    assert overview.notice(found).startswith("Showing 2 of 6 papers and 1 of 4 entities")
     html = overview.overview_html(found)
     assert 'id="trim-notice"' in html and "capped at 5 nodes" in html
+
+
+def test_entities_that_link_to_the_picture_come_first(store: Any) -> None:
+    # dataset/d1 first (a1, a2); nothing shares a paper with it, so metric/x starts a second
+    # group (a3, b1); task/t1 shares b1 and joins that group with b2.
+    found = overview.overview(store, cap=10)
+    assert _names(found.graph) == {"dataset/d1", "metric/x", "task/t1", "paper/a1",
+                                   "paper/a2", "paper/a3", "paper/b1", "paper/b2"}
+    parts = sorted(sorted(_names(found.graph.subgraph(c))) for c in
+                   nx.connected_components(found.graph))
+    assert parts == [["dataset/d1", "paper/a1", "paper/a2"],
+                     ["metric/x", "paper/a3", "paper/b1", "paper/b2", "task/t1"]]
 
 
 def test_the_page_is_the_same_for_the_same_graph(store: Any) -> None:
@@ -107,3 +119,12 @@ def test_an_empty_store_draws_nothing() -> None:
 def test_a_cap_below_three_is_refused(store: Any) -> None:
     with pytest.raises(ValueError, match="at least 3"):
         overview.overview(store, cap=2)
+
+
+def test_choose_prefers_an_entity_that_shares_a_paper() -> None:
+    papers_of = {"big": ["p1", "p2", "p3"], "other": ["q1", "q2", "q3"], "link": ["p3", "q9"]}
+    # After "big" (4 nodes) both others fit under 9; "link" shares p3, so it goes first,
+    # and then "other" no longer fits.
+    chosen, shown = overview._choose(papers_of, 9)
+    assert chosen == ["big", "link"]
+    assert shown == {"p1", "p2", "p3", "q9"}
