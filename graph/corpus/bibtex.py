@@ -14,7 +14,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from graph.corpus.records import Parsed, make_paper
+from graph.corpus.records import Parsed
 from graph.errors import InputError
 
 _TYPE = re.compile(r"[A-Za-z]+")
@@ -248,7 +248,7 @@ def split_authors(value: str) -> list[str]:
 
 
 def read_bib(text: str, path: str, max_chars: int) -> Parsed:
-    parsed = Parsed()
+    parsed = Parsed(kind="BibTeX")
     for entry in _Parser(text, path).entries():
         if not entry.fields.get("abstract", "").strip():
             parsed.skipped.append(f"{path}:{entry.line}")
@@ -262,11 +262,11 @@ def read_bib(text: str, path: str, max_chars: int) -> Parsed:
                 record[f"bibtex {name}"] = strip_braces(value)
             else:
                 record[name] = strip_braces(value)
+        if str(record.get("archiveprefix", "")).casefold() == "arxiv" and "eprint" in record:
+            record.setdefault("arxiv", record["eprint"])
         venue = next((record[n] for n in _VENUE_FIELDS if n in record), None)
         if venue is not None:
             record["venue"] = venue
         where = f"{path}: line {entry.line} (@{entry.type}{{{entry.key}}})"
-        parsed.papers.append(
-            make_paper(record, path=path, line=entry.line, where=where, max_chars=max_chars)
-        )
+        parsed.add(record, path=path, line=entry.line, where=where, max_chars=max_chars)
     return parsed
