@@ -8,10 +8,11 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from graph.corpus.schemas import KNOWN_FIELDS, collapse, map_record
+from graph.corpus.schemas import KNOWN_FIELDS, map_record
 from graph.corpus.text import clean, paper_key
 from graph.errors import InputError
 from graph.model import Paper
+from graph.text_clean import collapse
 
 __all__ = ["KNOWN_FIELDS", "Notes", "Parsed", "make_paper"]
 

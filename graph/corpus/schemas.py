@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from graph.errors import InputError
+from graph.text_clean import collapse, readable
 
 #: paperkg's own field names; a generic record may also name them as in ALIASES.
 KNOWN_FIELDS: tuple[str, ...] = (
@@ -26,7 +27,6 @@ ALIASES: dict[str, str] = {
     "author": "authors", "site": "url", "arxiv_id": "arxiv", "arxivid": "arxiv",
     "openalex_id": "openalex",
 }
-_ANY_SPACE = re.compile(r"\s+")
 _DATE_YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 
 
@@ -40,11 +40,6 @@ class Mapped:
     #: a reference export (CSL, OpenAlex, Semantic Scholar) may hold records without an
     #: abstract: those are skipped and listed, as BibTeX entries are, not an error
     abstract_optional: bool = False
-
-
-def collapse(text: str) -> str:
-    """Whitespace runs (line breaks included) to one space, stripped."""
-    return _ANY_SPACE.sub(" ", text).strip()
 
 
 def map_record(record: Mapping[str, object], where: str) -> Mapped:
@@ -170,7 +165,8 @@ def _arxiv(record: Mapping[str, object]) -> Mapped:
     if isinstance(parsed, list) and parsed:
         fields["authors"] = [_parsed_name(item) for item in parsed if _parsed_name(item)]
     elif isinstance(record.get("authors"), str):
-        fields["authors"] = arxiv_authors(record["authors"])  # type: ignore[arg-type]
+        # the snapshot writes accents in LaTeX there ("Bal\\'azs")
+        fields["authors"] = arxiv_authors(readable(record["authors"]).text)  # type: ignore[arg-type]
     else:
         fields["authors"] = record.get("authors")
     categories = record.get("categories")
