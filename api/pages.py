@@ -600,9 +600,16 @@ def search() -> str:
     return render_template("pages/search.html", q=q, hits=hits, limit=SEARCH_LIMIT)
 
 
-@bp.get("/paper/<key>")
+@bp.get("/paper/<path:key>")
 def paper(key: str) -> str:
-    iri = f"{_base()}paper/{_check_part(key)}"
+    from graph import lookup
+    from graph.namespaces import paper_key_of
+
+    try:
+        iri = lookup.paper(_store(), key, _base())
+    except lookup.UnknownName as exc:
+        abort(404, description=str(exc))
+    key = paper_key_of(iri, _base()) or key
     record = _paper_record(iri)
     if record is None:
         abort(404, description=f"no paper with key {key!r}")
