@@ -21,6 +21,8 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
+from pyoxigraph import NamedNode
+
 from graph.errors import PaperkgError
 from graph.namespaces import DCTERMS, PKG, RDFS, SKOS, paper_iri
 from graph.slug import label_key
@@ -57,8 +59,10 @@ def _first(store: Any, sparql: str) -> str | None:
 
 
 def _exists(store: Any, iri: str) -> bool:
-    if any(ch in iri for ch in '<>"{}|^`\\ \n'):
-        return False
+    try:
+        NamedNode(iri)
+    except ValueError:
+        return False  # not an IRI at all, so no node's
     return _first(store, f"SELECT ?t WHERE {{ <{iri}> a ?t }} LIMIT 1") is not None
 
 
