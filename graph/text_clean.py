@@ -26,7 +26,8 @@ from graph.model import ENTITY_TYPES, Mention
 MAX_EXTRACTION_CHARS = 20_000
 
 _ANY_SPACE = re.compile(r"\s+")
-_COMBINING = {
+#: LaTeX's one-letter accent commands -> the combining character each puts on its letter
+COMBINING = {
     '"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303", "=": "\u0304",
     ".": "\u0307", "c": "\u0327", "v": "\u030c", "u": "\u0306", "H": "\u030b", "k": "\u0328",
 }
@@ -42,9 +43,11 @@ _SYMBOLS = {
     r"\dots": "…", r"\%": "%", r"\&": "&", r"\_": "_", r"\#": "#", r"\$": "$", r"\{": "{",
     r"\}": "}",
 }
+#: A one-letter accent command and its letter: groups mark, then the letter braced or bare.
+ACCENT = r"""\\(?P<mark>["'`^~=.]|[cvuHk](?=[\s{]))\s*(?:\{(?P<l1>[A-Za-z])\}|(?P<l2>[A-Za-z]))"""
 # One token of LaTeX the reader rewrites; anything else is copied as it is.
 _TOKEN = re.compile(
-    r"(?P<accent>\\(?P<mark>[\"'`^~=.]|[cvuHk](?=[\s{]))\s*(?:\{(?P<l1>[A-Za-z])\}|(?P<l2>[A-Za-z])))"
+    r"(?P<accent>" + ACCENT + ")"
     r"|(?P<command>\\(?P<name>" + "|".join(_TEXT_COMMANDS) + r")\s*\{)"
     r"|(?P<symbol>" + "|".join(re.escape(s) for s in sorted(_SYMBOLS, key=len, reverse=True))
     + r")(?![A-Za-z])"
@@ -128,7 +131,7 @@ def readable(text: str) -> Readable:
             break
         if match.group("accent"):
             letter = match.group("l1") or match.group("l2")
-            emit(unicodedata.normalize("NFC", letter + _COMBINING[match.group("mark")]),
+            emit(unicodedata.normalize("NFC", letter + COMBINING[match.group("mark")]),
                  match.start(), match.end())
         elif match.group("command"):
             depth += 1

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from graph.corpus.records import Parsed
 from graph.errors import InputError
+from graph.text_clean import ACCENT, COMBINING
 
 _TYPE = re.compile(r"[A-Za-z]+")
 _SPACE = re.compile(r"\s*")
@@ -34,11 +35,7 @@ _MONTHS = dict(
         strict=True,
     )
 )
-_COMBINING = {
-    '"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303", "=": "\u0304",
-    ".": "\u0307", "c": "\u0327", "v": "\u030c", "u": "\u0306", "H": "\u030b", "k": "\u0328",
-}
-_ACCENT = re.compile(r"""\\(["'`^~=.]|[cvuHk](?=[\s{]))\s*(?:\{([A-Za-z])\}|([A-Za-z]))""")
+_ACCENT = re.compile(ACCENT)
 _LETTERS = {r"\ss": "ß", r"\o": "ø", r"\O": "Ø", r"\ae": "æ", r"\AE": "Æ", r"\aa": "å",
             r"\AA": "Å", r"\l": "ł", r"\L": "Ł", r"\i": "ı"}
 _LETTER = re.compile(r"\{?(\\(?:ss|o|O|ae|AE|aa|AA|l|L|i))(?![A-Za-z])\}?")
@@ -228,7 +225,7 @@ def strip_braces(value: str) -> str:
 
 def _accent(match: re.Match[str]) -> str:
     letter = match.group(2) or match.group(3)
-    return unicodedata.normalize("NFC", letter + _COMBINING[match.group(1)])
+    return unicodedata.normalize("NFC", letter + COMBINING[match.group(1)])
 
 
 def split_authors(value: str) -> list[str]:
