@@ -258,3 +258,30 @@ def test_long_abstract_is_cut_at_a_sentence_end_with_a_warning(tmp_path: Path) -
     assert warnings == [f"{path}:1: paper long-1: the abstract is 22,399 characters; "
                         f"extraction read the first {read:,} (to a sentence end; the limit is "
                         "20,000)"]
+
+
+def test_samples_build_passes_shacl(samples_build) -> None:
+    pyshacl = pytest.importorskip("pyshacl")
+    import rdflib
+
+    _, work = samples_build
+    root = Path(__file__).resolve().parent.parent
+    data = rdflib.Graph().parse(work / "exports" / "graph.nt", format="nt")
+    shapes = rdflib.Graph().parse(root / "data" / "shapes.ttl", format="turtle")
+    ontology = rdflib.Graph().parse(root / "data" / "ontology.ttl", format="turtle")
+    conforms, _, text = pyshacl.validate(data, shacl_graph=shapes, ont_graph=ontology)
+    assert conforms, text
+
+
+def test_a_second_doi_breaks_the_shape(samples_build) -> None:
+    pyshacl = pytest.importorskip("pyshacl")
+    import rdflib
+
+    _, work = samples_build
+    root = Path(__file__).resolve().parent.parent
+    data = rdflib.Graph().parse(work / "exports" / "graph.nt", format="nt")
+    paper = next(s for s, _, _ in data.triples((None, rdflib.URIRef(PKG + "doi"), None)))
+    data.add((paper, rdflib.URIRef(PKG + "doi"), rdflib.Literal("10.9/other")))
+    shapes = rdflib.Graph().parse(root / "data" / "shapes.ttl", format="turtle")
+    conforms, _, _ = pyshacl.validate(data, shacl_graph=shapes)
+    assert not conforms
