@@ -285,3 +285,11 @@ def test_a_second_doi_breaks_the_shape(samples_build) -> None:
     shapes = rdflib.Graph().parse(root / "data" / "shapes.ttl", format="turtle")
     conforms, _, _ = pyshacl.validate(data, shacl_graph=shapes)
     assert not conforms
+
+
+def test_csv_columns_named_as_a_service_names_them_are_paperkg_fields(tmp_path: Path) -> None:
+    path = tmp_path / "zotero.csv"
+    path.write_text("Title,Abstract,DOI,issued\nT,An abstract.,10.1/X,2020\n")
+    [paper] = read_file(str(path)).papers
+    assert (paper.title, paper.abstract, paper.doi, dict(paper.extra)) == (
+        "T", "An abstract.", "10.1/X", {"issued": "2020"})

@@ -65,7 +65,7 @@ def make_paper(
     """
     for name, value in record.items():
         _check_length(value, name, where, max_chars)
-    mapped = map_record(record, where)
+    mapped = map_record(record, where, shapes=kind in ("JSON", "JSON Lines", "fields"))
     known = {name: value for name, value in mapped.fields.items() if value is not None}
     raw_abstract = known.get("abstract")
     if raw_abstract is None:

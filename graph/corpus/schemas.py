@@ -42,7 +42,11 @@ class Mapped:
     abstract_optional: bool = False
 
 
-def map_record(record: Mapping[str, object], where: str) -> Mapped:
+def map_record(record: Mapping[str, object], where: str, *, shapes: bool = True) -> Mapped:
+    """`record` in paperkg's field names. `shapes=False` (a CSV row, a BibTeX entry, a text
+    paragraph) skips the service shapes: only JSON records come in them."""
+    if not shapes:
+        return _generic(record, where)
     keys = set(record)
     if ("abstract_inverted_index" in keys or "authorships" in keys
             or (_openalex_id(record) and "abstract" not in keys)):
@@ -54,7 +58,7 @@ def map_record(record: Mapping[str, object], where: str) -> Mapped:
         return _arxiv(record)
     if isinstance(record.get("content"), dict) and keys & {"forum", "invitation", "invitations"}:
         return _openreview_note(record, where)
-    if keys & {"container-title", "issued", "citation-key", "DOI"} or _csl_authors(record):
+    if keys & {"container-title", "issued", "citation-key"} or _csl_authors(record):
         return _csl(record)
     return _generic(record, where)
 
@@ -86,11 +90,9 @@ def _generic(record: Mapping[str, object], where: str) -> Mapped:
             raise InputError(f'{where}: fields "{seen[folded]}" and "{name}" are the same field')
         seen[folded] = name
         target = folded if folded in KNOWN_FIELDS else ALIASES.get(folded)
+        # of "author" and "authors" both given, the first one read wins; the other is kept
         if target is not None and target not in mapped.fields:
             mapped.fields[target] = value
-        elif target is not None:
-            # "author" and "authors" both given: the first one read wins, the other is kept
-            mapped.extra[name] = value
         else:
             mapped.extra[name] = value
     return mapped
@@ -172,7 +174,8 @@ def _arxiv(record: Mapping[str, object]) -> Mapped:
     categories = record.get("categories")
     fields["keywords"] = categories.split() if isinstance(categories, str) else categories
     # the first version's date is when the paper appeared; update_date is its last change
-    first = _get((record.get("versions") or [None])[0], "created")  # type: ignore[index]
+    versions = record.get("versions")
+    first = _get(versions[0], "created") if isinstance(versions, list) and versions else None
     fields["year"] = _year_in(first) or _year_in(record.get("update_date"))
     if isinstance(record.get("id"), str):
         fields["url"] = f"https://arxiv.org/abs/{record['id']}"
