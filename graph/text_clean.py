@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from graph.model import ENTITY_TYPES, Mention
@@ -45,14 +46,14 @@ _SYMBOLS = {
 }
 #: A one-letter accent command and its letter: groups mark, then the letter braced or bare.
 ACCENT = r"""\\(?P<mark>["'`^~=.]|[cvuHk](?=[\s{]))\s*(?:\{(?P<l1>[A-Za-z])\}|(?P<l2>[A-Za-z]))"""
-# One token of LaTeX the reader rewrites; anything else is copied as it is.
+# One token the reader rewrites; anything else (a single space too) is copied as it is.
 _TOKEN = re.compile(
     r"(?P<accent>" + ACCENT + ")"
     r"|(?P<command>\\(?P<name>" + "|".join(_TEXT_COMMANDS) + r")\s*\{)"
     r"|(?P<symbol>" + "|".join(re.escape(s) for s in sorted(_SYMBOLS, key=len, reverse=True))
     + r")(?![A-Za-z])"
     r"|(?P<dollar>(?<!\\)\$)"
-    r"|(?P<space>\s+|(?<=\S)~(?=\S))"
+    r"|(?P<space>\s{2,}|[^\S ]|(?<=\S)~(?=\S))"
 )
 #: Inline math, as pandoc reads it: an unescaped dollar with no space after it, up to one with
 #: no space before it and no digit after it; "costs $5 and $6" is money.
@@ -70,8 +71,8 @@ class Readable:
     read from (one character, or a whole token such as ``\\'e`` or ``\\%``)."""
 
     text: str
-    starts: tuple[int, ...]
-    ends: tuple[int, ...]
+    starts: Sequence[int]
+    ends: Sequence[int]
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """A span of `text` as the span of the verbatim text it was read from."""
@@ -87,7 +88,7 @@ def readable(text: str) -> Readable:
     nothing to rewrite."""
     if "\\" not in text and "$" not in text and "~" not in text and "  " not in text \
             and "\n" not in text and "\t" not in text:
-        return Readable(text, tuple(range(len(text))), tuple(range(1, len(text) + 1)))
+        return Readable(text, range(len(text)), range(1, len(text) + 1))
     out: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
@@ -108,6 +109,14 @@ def readable(text: str) -> Readable:
         starts.extend([start] * len(chars))
         ends.extend([end] * len(chars))
 
+    def emit_run(start: int, stop: int) -> None:
+        nonlocal held
+        out.append(text[start:stop])
+        starts.extend(range(start, stop))
+        ends.extend(range(start + 1, stop + 1))
+        if held is not None:
+            starts[-(stop - start)], held = held, None
+
     def close(end: int) -> None:
         if ends:
             ends[-1] = end
@@ -115,6 +124,10 @@ def readable(text: str) -> Readable:
     while pos < len(text):
         match = _TOKEN.search(text, pos)
         stop = match.start() if match else len(text)
+        if not closers and stop > pos:
+            # plain text outside any \emph{...}: braces there close nothing of ours
+            emit_run(pos, stop)
+            pos = stop
         for i in range(pos, stop):
             char = text[i]
             if char == "{":
@@ -149,14 +162,10 @@ def readable(text: str) -> Readable:
         else:
             emit("$", match.start(), match.end())
         pos = match.end()
-    # no leading or trailing space
-    while out and out[-1] == " ":
-        out.pop()
-        starts.pop()
-        ends.pop()
     joined = "".join(out)
     lead = len(joined) - len(joined.lstrip(" "))
-    return Readable(joined[lead:], tuple(starts[lead:]), tuple(ends[lead:]))
+    stop = len(joined.rstrip(" "))
+    return Readable(joined[lead:stop], starts[lead:stop], ends[lead:stop])
 
 
 _SENTENCE_END = re.compile(r"[.!?。！？][\"')\]”’]*\s")
