@@ -87,7 +87,7 @@ def readable(text: str) -> Readable:
     """The abstract as text (see the module doc), with its offset map; identity when there is
     nothing to rewrite."""
     if "\\" not in text and "$" not in text and "~" not in text and "  " not in text \
-            and "\n" not in text and "\t" not in text:
+            and "\n" not in text and "\t" not in text and text == text.strip():
         return Readable(text, range(len(text)), range(1, len(text) + 1))
     out: list[str] = []
     starts: list[int] = []
@@ -111,6 +111,10 @@ def readable(text: str) -> Readable:
 
     def emit_run(start: int, stop: int) -> None:
         nonlocal held
+        if text[start] == " " and out and out[-1].endswith(" "):
+            start += 1  # markup dropped between two spaces leaves one
+        if start == stop:
+            return
         out.append(text[start:stop])
         starts.extend(range(start, stop))
         ends.extend(range(start + 1, stop + 1))
@@ -139,6 +143,8 @@ def readable(text: str) -> Readable:
                     close(i + 1)
                     continue
                 depth -= 1
+            elif char == " " and out and out[-1].endswith(" "):
+                continue
             emit(char, i, i + 1)
         if match is None:
             break

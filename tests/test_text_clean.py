@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from graph.model import Mention, Paper, Result
 from graph.text_clean import (
@@ -97,3 +99,21 @@ def test_extraction_offsets_index_the_verbatim_abstract() -> None:
             assert abstract[result.start:result.end] == result.text
     results = [r for m in extraction.mentions for r in m.results]
     assert [(r.text, r.unit) for r in results] == [("$4.4$\\%", "%")]
+
+
+_PIECES = st.sampled_from(["word", " ", "  ", "\n", "\t", "$", "$x$", "$4.4$", "\\%", "\\emph{",
+                           "}", "{", "\\'e", '\\"{u}', "~", "\\alpha", "\\", "é", "42"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_PIECES, max_size=30).map("".join))
+def test_every_read_character_maps_into_the_verbatim_text_in_order(text: str) -> None:
+    view = readable(text)
+    assert len(view.text) == len(view.starts) == len(view.ends)
+    assert "  " not in view.text and view.text == view.text.strip()
+    assert list(view.starts) == sorted(view.starts)
+    for i, char in enumerate(view.text):
+        start, end = view.starts[i], view.ends[i]
+        assert 0 <= start < end <= len(text)
+        if char not in " " and end - start == 1:
+            assert text[start] == char
