@@ -293,3 +293,14 @@ def test_csv_columns_named_as_a_service_names_them_are_paperkg_fields(tmp_path: 
     [paper] = read_file(str(path)).papers
     assert (paper.title, paper.abstract, paper.doi, dict(paper.extra)) == (
         "T", "An abstract.", "10.1/X", {"issued": "2020"})
+
+
+def test_arxiv_authors_string_with_latex_accents(tmp_path: Path) -> None:
+    path = tmp_path / "arxiv.json"
+    record = {"id": "0704.0001", "authors": "C. Bal\\'azs, E. L. Berger and P. M. Nadolsky",
+              "title": "Diphoton\n  production", "categories": "hep-ph",
+              "update_date": "2008-11-13", "abstract": "  A calculation.\n"}
+    path.write_text(json.dumps(record) + "\n" + json.dumps({**record, "id": "0704.0002"}) + "\n")
+    paper = read_file(str(path)).papers[0]
+    assert (paper.authors, paper.title, paper.year) == (
+        ("C. Balázs", "E. L. Berger", "P. M. Nadolsky"), "Diphoton production", 2008)
