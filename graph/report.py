@@ -211,6 +211,8 @@ def corpus_report(corpus: Any) -> tuple[dict[str, Any], list[str]]:
 
     - `formats`: record format -> records, when any record was in a service's shape;
     - `unmapped_fields`: field -> records that kept it in `Paper.extra`, each field named once;
+    - `skipped`: "path:line" of entries and records without an abstract (BibTeX, RIS,
+      reference exports), which the build leaves out;
     - `cut`: papers whose abstract extraction read only in part (over
       `graph.text_clean.MAX_EXTRACTION_CHARS`), with the lengths.
     """
@@ -234,10 +236,11 @@ def corpus_report(corpus: Any) -> tuple[dict[str, Any], list[str]]:
                     f"(to a sentence end; the limit is {MAX_EXTRACTION_CHARS:,})")
     section: dict[str, Any] = {}
     unmapped = corpus.unmapped_fields()
-    if unmapped or cut or warnings or set(formats) - {"text", "JSON", "JSON Lines", "CSV",
-                                                       "TSV", "BibTeX"}:
+    skipped = list(corpus.skipped)
+    if unmapped or cut or warnings or skipped or set(formats) - {
+            "text", "JSON", "JSON Lines", "CSV", "TSV", "BibTeX"}:
         section = {"formats": dict(sorted(formats.items())), "unmapped_fields": unmapped,
-                   "cut": cut, "warnings": warnings}
+                   "skipped": skipped, "cut": cut, "warnings": warnings}
     return section, warnings
 
 
@@ -249,6 +252,10 @@ def _corpus_markdown(corpus: Mapping[str, Any]) -> list[str]:
     unmapped = corpus.get("unmapped_fields") or {}
     lines += [f"Fields kept in the records but not mapped ({len(unmapped)}): "
               + (", ".join(f"`{_escape(k)}` ({n})" for k, n in unmapped.items()) or "none"), ""]
+    skipped = corpus.get("skipped") or []
+    if skipped:
+        lines += [f"Records without an abstract, left out ({len(skipped)}): "
+                  + ", ".join(_escape(s) for s in skipped), ""]
     for entry in corpus.get("cut") or []:
         lines.append(f"- `{_escape(entry['key'])}` abstract of {entry['characters']:,} "
                      f"characters cut to {entry['read']:,} for extraction")

@@ -182,6 +182,10 @@ def test_report_names_each_unmapped_field_once_and_the_formats(samples_build) ->
     markdown = (work / "exports" / "report.md").read_text()
     assert markdown.count("`aff` (2)") == 1
     assert result.warnings == corpus["warnings"] == []
+    assert sorted(s.rsplit("/", 1)[-1] for s in corpus["skipped"]) == [
+        "openalex-works.json:85", "semantic-scholar-batch.json:11",
+        "semantic-scholar-search.json:26", "zotero-export.csl.json:35", "zotero-export.ris:30"]
+    assert "Records without an abstract, left out (5)" in markdown
 
 
 def test_skipped_records_of_reference_exports_are_listed() -> None:
