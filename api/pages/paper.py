@@ -7,7 +7,8 @@ from typing import Any
 
 from flask import abort, render_template, url_for
 
-from graph.namespaces import PKG
+from graph import lookup
+from graph.namespaces import PKG, paper_key_of
 
 from .common import (
     ENTITY_TYPES,
@@ -15,7 +16,7 @@ from .common import (
     Node,
     base,
     bp,
-    check_part,
+    store,
     iri,
     labels,
     local_name,
@@ -98,9 +99,13 @@ SELECT ?c ?e WHERE {{ {iri(paper)} pkg:makesClaim ?c . ?c pkg:about ?e . }}""")
     return [claims[k] for k in sorted(claims, key=_claim_number)]
 
 
-@bp.get("/paper/<key>")
+@bp.get("/paper/<path:key>")
 def paper(key: str) -> str:
-    paper_iri = f"{base()}paper/{check_part(key)}"
+    try:
+        paper_iri = lookup.paper(store(), key, base())
+    except lookup.UnknownName as exc:
+        abort(404, description=str(exc))
+    key = paper_key_of(paper_iri, base()) or key
     record = paper_record(paper_iri)
     if record is None:
         abort(404, description=f"no paper with key {key!r}")
