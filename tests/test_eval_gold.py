@@ -66,6 +66,20 @@ def test_scierc_long_form_and_acronym_are_one_entity():
     assert paper["id"] == "scierc:X99-1001"
 
 
+def test_a_span_with_its_acronym_in_brackets_also_names_both_parts():
+    assert gold_scierc.inner_forms("natural language processing (NLP)") == [
+        "natural language processing", "NLP"]
+    assert gold_scierc.inner_forms("lexical conceptual structure (LCS) representations") == [
+        "lexical conceptual structure representations"]
+    assert gold_scierc.inner_forms("(a) list") == [] and gold_scierc.inner_forms("HMM") == []
+    record = {"doc_key": "Y", "sentences": [["We", "use", "hidden", "Markov", "models", "-LRB-",
+                                             "HMMs", "-RRB-", "."]],
+              "ner": [[[2, 7, "Method"]]]}
+    entity = gold_scierc.convert(record)["entities"]["method"][0]
+    assert entity == {"name": "hidden Markov models (HMMs)",
+                      "aliases": ["HMMs", "hidden Markov models"]}
+
+
 def _neutral_gold(tmp_path: Path) -> list[ev.GoldPaper]:
     paper = gold_scierc.convert(SCIERC_RECORD)
     path = tmp_path / "g.json"

@@ -103,10 +103,28 @@ def convert(record: dict) -> dict:
     }
 
 
+_PAREN = re.compile(r"\s*\(([^()]+)\)")
+
+
+def inner_forms(text: str) -> list[str]:
+    """The forms a span that defines an acronym inside itself also names: "natural language
+    processing (NLP)" is "natural language processing" and "NLP"; "lexical conceptual structure
+    (LCS) representations" is "lexical conceptual structure representations"."""
+    m = _PAREN.search(text)
+    if m is None or m.start() == 0:
+        return []
+    without = " ".join((text[:m.start()] + text[m.end():]).split())
+    forms = [without] if without else []
+    if m.end() == len(text):
+        forms.append(m.group(1).strip())
+    return forms
+
+
 def group_entities(abstract: str, mentions: Sequence[dict]) -> dict[str, list[dict]]:
     """Mentions of one type grouped into entities: equal match keys, and `Long Form (LF)`
     where both parts are annotated with that type. Name: the most frequent form, then the
-    longest, then the first in sorted order; the other forms are aliases."""
+    longest, then the first in sorted order; the other forms, and the forms a span with an
+    acronym in brackets names (`inner_forms`), are aliases."""
     entities: dict[str, list[dict]] = {}
     for etype in ENTITY_TYPES:
         ms = [m for m in mentions if m["type"] == etype]
@@ -130,7 +148,8 @@ def group_entities(abstract: str, mentions: Sequence[dict]) -> dict[str, list[di
         for forms in groups.values():
             counts = Counter(forms)
             name = sorted(counts, key=lambda f: (-counts[f], -len(f), f))[0]
-            items.append({"name": name, "aliases": sorted(set(forms) - {name})})
+            others = {alias for f in forms for alias in (f, *inner_forms(f))} - {name}
+            items.append({"name": name, "aliases": sorted(others)})
         entities[etype] = sorted(items, key=lambda e: (e["name"].lower(), e["name"]))
     return entities
 
