@@ -56,6 +56,8 @@ def test_scierc_material_is_a_dataset_only_with_a_capital_or_digit():
     ]
     assert gold_scierc.is_name("TREC-8") and gold_scierc.is_name("WSJ")
     assert not gold_scierc.is_name("speech data")
+    assert not gold_scierc.is_name("Image sets", starts_sentence=True)
+    assert gold_scierc.is_name("ImageCLEF", starts_sentence=True)
 
 
 def test_scierc_long_form_and_acronym_are_one_entity():
