@@ -198,3 +198,16 @@ def test_the_scorer_trains_on_the_scirex_train_split_only():
     assert kept and len(kept) < len(docs)
     assert not any(is_dev(d["doc_id"], SCIREX_DEV_SHARE) for d in kept)
     assert len(kept) + sum(is_dev(d["doc_id"], SCIREX_DEV_SHARE) for d in docs) == len(docs)
+
+
+@pytest.mark.parametrize("name", ["scierc-train", "scierc-dev", "csabstruct-dev"])
+def test_committed_gold_spans_sit_at_their_offsets(name):
+    papers = json.loads((GOLD_DIR / f"{name}.json").read_text(encoding="utf-8"))["papers"]
+    assert len({p["id"] for p in papers}) == len(papers)
+    for p in papers:
+        text = p["abstract"]
+        for item in p.get("mentions", []) + p.get("neutral", []):
+            assert text[item["start"]:item["end"]] == item["text"], (p["id"], item)
+        sentences = p.get("sentences", [])
+        assert all(0 <= s["start"] < s["end"] <= len(text) for s in sentences)
+        assert all(a["end"] < b["start"] for a, b in zip(sentences, sentences[1:], strict=False))
