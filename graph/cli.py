@@ -313,7 +313,7 @@ def eval_cmd(gold, corpora, all_corpora, split, errors, shared, as_json, limit, 
               help="Tokens of each paper's body to train on (default: the shipped model's).")
 @user_errors
 def train(out_dir, scirex_dir, abstract_weight, gold, folds, max_body_tokens):
-    """Train the learned mention scorer on SciREX and write it to data/models/."""
+    """Train the learned mention scorer on the SciREX train split; write it to data/models/."""
     from graph.train import train as run_train
 
     if folds > 1 and gold is None:
