@@ -1,8 +1,9 @@
 """The SPARQL 1.1 Protocol endpoint (`/sparql`), read-only and safe for the public.
 
 Queries come by GET `?query=`, by form POST, or by POST with `application/sparql-query`;
-`default-graph-uri` / `named-graph-uri` (repeatable) set the dataset. Each query is checked
-(graph.query.check_query) before it runs in a worker process with a time limit and a row cap;
+`default-graph-uri` / `named-graph-uri` (repeatable) set the dataset. A query's relative IRIs
+resolve against the endpoint's own URL (the request URL without its query string), as
+Oxigraph's server does. Each query is checked (api.query.check_query) before it runs in a worker process with a time limit and a row cap;
 a client may have `max_queries_in_flight` queries waiting or running at once (429 beyond).
 Results are negotiated by Accept. Errors use the API's JSON error shape.
 """
@@ -21,7 +22,7 @@ from api import services
 from api.errors import ApiError
 from api.limits import busy_retry_after, query_slot
 from graph.errors import QueryError, StoreError
-from graph.query import (
+from api.query import (
     QueryBusy,
     QueryRefused,
     QuerySyntaxError,
@@ -164,8 +165,9 @@ def sparql() -> Response:
     if query is None:
         return _service_description()
     state = services()
+    base_iri = request.base_url
     try:
-        form = check_query(query, graphs=state.named_graphs)
+        form = check_query(query, graphs=state.named_graphs, base_iri=base_iri)
         media_type = None
         if form in {"SELECT", "ASK"}:
             media_type = negotiate("results")
@@ -175,7 +177,7 @@ def sparql() -> Response:
             result = state.runner.run(
                 query, media_type=media_type, form=form,
                 default_graph=default_graphs or None, named_graphs=named_graphs or None,
-                generation=state.generation(), client=client)
+                generation=state.generation(), client=client, base_iri=base_iri)
     except UpdateRefused as exc:
         raise ApiError(403, str(exc)) from None
     except (QuerySyntaxError, QueryRefused) as exc:

@@ -84,7 +84,7 @@ def test_places_come_back_after_errors(make_app):
     for _ in range(2):
         response = ask(app, SLOW_CLIENT, "SELECT * WHERE { ?s ?p }")
         assert response.status_code == 400
-        assert response.get_json()["error"]["message"].startswith("syntax error at line 1")
+        assert response.get_json()["error"]["message"].startswith("line 1, column 25: syntax error")
         assert in_flight(app, SLOW_CLIENT) == 0
     assert ask(app, SLOW_CLIENT, QUICK).status_code == 200
     assert in_flight(app, SLOW_CLIENT) == 0

@@ -1,4 +1,4 @@
-"""Per-client records shared by the processes of one server (graph.clients.ClientTable): marks,
+"""Per-client records shared by the processes of one server (api.query.clients.ClientTable): marks,
 counts, leases and buckets made in one process are seen in another; the table stays bounded;
 a process that ends gives its leases back; the query runner and the server's gunicorn workers
 apply the limits per client across processes."""
@@ -22,8 +22,8 @@ from urllib.parse import urlencode
 import pyoxigraph
 import pytest
 
-from graph.clients import WINDOW, ClientTable
-from graph.query import QueryBusy, QueryRunner, QueryTimeout, query_key
+from api.query.clients import WINDOW, ClientTable
+from api.query import QueryBusy, QueryRunner, QueryTimeout, query_key
 
 ROOT = Path(__file__).resolve().parents[2]
 FORK = multiprocessing.get_context("fork")

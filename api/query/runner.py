@@ -2,11 +2,10 @@
 
 Two guarantees:
 
-* A query is checked before it runs: updates are refused (`UpdateRefused`), and so is anything
-  that would make the store reach the network (`SERVICE`) or name graphs it does not hold
-  (`FROM`/`FROM NAMED` with other IRIs) (`QueryRefused`). The check is cheap when the query
-  text cannot contain such a clause (no `service`/`from` anywhere in it) and exact otherwise:
-  then rdflib's SPARQL parser decides.
+* A query is checked before it runs (`api.query.check`): updates are refused
+  (`UpdateRefused`), and so is anything that would make the store reach the network
+  (`SERVICE`) or name graphs it does not hold (`FROM`/`FROM NAMED` with other IRIs)
+  (`QueryRefused`).
 * The time limit really stops the work: queries run in a small pool of worker processes, each
   holding the store open read-only, and a worker that runs past the limit is killed and
   replaced (`QueryTimeout`). Results are serialized by pyoxigraph in the worker and come back
@@ -21,7 +20,7 @@ of which ran to the time limit in those seconds (same text up to white space, sa
 `query_key`), whoever sends it, so a flood of one expensive query from more fresh addresses
 than there are workers is held back once the first copy has been stopped. (Only being stopped
 marks a query: one merely running long may be a cheap one slowed by a busy machine, and its
-copies are every client's.) These facts come from a `graph.clients.ClientTable`: given one
+copies are every client's.) These facts come from a `api.query.clients.ClientTable`: given one
 shared by the processes of a server, a client or query found slow by any of them is slow for
 all.
 
@@ -34,7 +33,6 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import functools
 import hashlib
 import importlib
 import itertools
@@ -50,9 +48,11 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
-from graph.clients import ClientTable
+from api.query.check import QuerySyntaxError, check_query, outer_limit
+from api.query.clients import ClientTable
 from graph.errors import QueryError, StoreError
 from graph.namespaces import PREFIXES
+from graph.sparqltext import QUERY_FORMS, explain
 
 log = logging.getLogger(__name__)
 
@@ -73,23 +73,6 @@ GRAPH_MEDIA_TYPES: dict[str, str] = {
     "application/ld+json": "JSON_LD",
     "application/rdf+xml": "RDF_XML",
 }
-
-QUERY_FORMS = ("SELECT", "ASK", "CONSTRUCT", "DESCRIBE")
-UPDATE_KEYWORDS = ("INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY",
-                   "WITH")
-
-
-class QueryRefused(QueryError):
-    """A query that asks for something this endpoint never does (SERVICE, remote FROM)."""
-
-
-class UpdateRefused(QueryError):
-    """An update sent to the read-only endpoint."""
-
-
-class QuerySyntaxError(QueryError):
-    """A query that does not parse; the message gives the parser's position."""
-
 
 class QueryTimeout(QueryError):
     """A query stopped at the time limit."""
@@ -120,135 +103,6 @@ class QueryResult:
     form: str  # SELECT, ASK, CONSTRUCT or DESCRIBE
     rows: int  # solutions or triples sent (1 for ASK; -1 when not counted)
     truncated: bool
-
-
-# --- the check --------------------------------------------------------------------------------
-
-_CODEPOINT_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
-_PROLOGUE = re.compile(
-    r"(?:\s+|#[^\n]*(?:\n|$)|BASE\s*<[^<>\s]*>|PREFIX\s*[^\s:]*:\s*<[^<>\s]*>)*", re.IGNORECASE)
-_FIRST_KEYWORD = re.compile(r"[A-Za-z]+")
-
-
-def unescape_codepoints(text: str) -> str:
-    """Apply SPARQL's `\\uXXXX` / `\\UXXXXXXXX` escapes, which act before parsing (§19.2)."""
-
-    def replace(match: re.Match[str]) -> str:
-        try:
-            return chr(int(match.group(1) or match.group(2), 16))
-        except ValueError:
-            return match.group(0)
-
-    return _CODEPOINT_ESCAPE.sub(replace, text)
-
-
-def query_form(sparql: str) -> str | None:
-    """SELECT, ASK, CONSTRUCT, DESCRIBE, UPDATE, or None when the text starts with neither."""
-    text = unescape_codepoints(sparql)
-    start = _PROLOGUE.match(text)
-    keyword = _FIRST_KEYWORD.match(text, start.end() if start else 0)
-    if keyword is None:
-        return None
-    word = keyword.group(0).upper()
-    if word in QUERY_FORMS:
-        return word
-    if word in UPDATE_KEYWORDS:
-        return "UPDATE"
-    return None
-
-
-_TRAILING_LIMIT = re.compile(
-    r"(?:\bOFFSET\s+\d+\s+)?\bLIMIT\s+(\d+)(?:\s+OFFSET\s+\d+)?\s*$", re.IGNORECASE)
-
-
-def outer_limit(sparql: str) -> int | None:
-    """The LIMIT of the outermost query when the text ends with it, else None.
-
-    A subquery's LIMIT is followed by `}` and a VALUES block by `}`, so a LIMIT that ends the
-    text belongs to the outer query, unless it is in a comment: a last line with `#` in it is
-    never trusted.
-    """
-    text = unescape_codepoints(sparql).rstrip()
-    last_line = text.rsplit("\n", 1)[-1]
-    if "#" in last_line:
-        return None
-    match = _TRAILING_LIMIT.search(last_line)
-    return int(match.group(1)) if match else None
-
-
-_PARSER_LOCK = threading.Lock()
-
-
-@functools.lru_cache(maxsize=256)
-def _parsed_features(sparql: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    """(SERVICE IRIs or variables, FROM IRIs, FROM NAMED IRIs) by rdflib's SPARQL parser."""
-    from pyparsing import ParseException
-    from rdflib.plugins.sparql.algebra import translateQuery
-    from rdflib.plugins.sparql.parser import parseQuery
-    from rdflib.plugins.sparql.parserutils import CompValue
-
-    try:
-        tree = parseQuery(sparql)
-    except ParseException as exc:
-        raise QuerySyntaxError(
-            f"syntax error at line {exc.lineno}, column {exc.col}: {exc.msg}") from None
-    except Exception as exc:  # rdflib raises a few other types for odd input
-        raise QuerySyntaxError(f"syntax error: {exc}") from None
-
-    services: list[str] = []
-
-    def visit(node: Any) -> None:
-        if isinstance(node, CompValue):
-            if node.name == "ServiceGraphPattern":
-                services.append(str(node.get("term")))
-            for value in node.values():
-                visit(value)
-        elif isinstance(node, list | tuple):
-            for value in node:
-                visit(value)
-        elif hasattr(node, "asList") and not isinstance(node, str):
-            for value in node:
-                visit(value)
-
-    visit(tree)
-    if services:
-        return tuple(services), (), ()
-    try:
-        algebra = translateQuery(tree).algebra
-    except Exception as exc:
-        raise QuerySyntaxError(f"invalid query: {exc}") from None
-    defaults = tuple(str(d.default) for d in algebra.get("datasetClause") or () if d.default)
-    named = tuple(str(d.named) for d in algebra.get("datasetClause") or () if d.named)
-    return (), defaults, named
-
-
-def check_query(sparql: str, *, graphs: Callable[[], Iterable[str]] | None = None) -> str | None:
-    """Refuse an update or an unsafe query before it runs; return its form (see `query_form`).
-
-    `graphs` lists the named graphs of the store: FROM and FROM NAMED may only name those.
-    """
-    form = query_form(sparql)
-    if form == "UPDATE":
-        raise UpdateRefused("updates are not allowed: this endpoint is read-only")
-    lowered = unescape_codepoints(sparql).lower()
-    # Any SERVICE or FROM clause has these letters in it; text without them needs no parse.
-    if "service" not in lowered and "from" not in lowered:
-        return form
-    with _PARSER_LOCK:  # pyparsing keeps parser state in shared objects
-        services, defaults, named = _parsed_features(sparql)
-    if services:
-        raise QueryRefused(
-            f"SERVICE is not allowed (SERVICE {services[0]}): "
-            "this endpoint never sends queries to other servers")
-    if defaults or named:
-        known = set(graphs()) if graphs is not None else set()
-        for iri in (*defaults, *named):
-            if iri not in known:
-                clause = "FROM" if iri in defaults else "FROM NAMED"
-                raise QueryRefused(
-                    f"{clause} <{iri}> names a graph that is not in this store; "
-                    "this endpoint never fetches remote graphs")
-    return form
 
 
 # --- the workers ------------------------------------------------------------------------------
@@ -317,6 +171,18 @@ def _term_json(term: Any) -> dict[str, Any]:
     raise TypeError(f"unexpected term {term!r}")
 
 
+def based(sparql: str, base_iri: str | None) -> str:
+    """The query with `base_iri` as its base: a `BASE` declaration before its own prologue
+    (on its first line, so that only that line's columns move). The Store protocol has no
+    base parameter, and this works the same for the embedded store and a remote server."""
+    return f"BASE <{base_iri}> {sparql}" if base_iri else sparql
+
+
+def base_shift(base_iri: str | None) -> int:
+    """How far `based` moves the first line's columns."""
+    return len(based("", base_iri))
+
+
 def _execute(store: Any, job: dict[str, Any]) -> tuple[bytes, str, int, bool]:
     import pyoxigraph
 
@@ -325,7 +191,7 @@ def _execute(store: Any, job: dict[str, Any]) -> tuple[bytes, str, int, bool]:
         kwargs["default_graph"] = job["default_graph"]
     if job["named_graphs"] is not None:
         kwargs["named_graphs"] = job["named_graphs"]
-    result = store.query(job["sparql"], **kwargs)
+    result = store.query(based(job["sparql"], job.get("base_iri")), **kwargs)
     cap = job["row_cap"]
     if isinstance(result, pyoxigraph.QueryBoolean):
         fmt = getattr(pyoxigraph.QueryResultsFormat, job["results_format"])
@@ -676,16 +542,17 @@ class QueryRunner:
             default_graph: Sequence[str] | None = None,
             named_graphs: Sequence[str] | None = None, generation: str | None = None,
             graphs: Callable[[], Iterable[str]] | None = None,
-            form: str | None = None, client: str | None = None) -> QueryResult:
+            form: str | None = None, client: str | None = None,
+            base_iri: str | None = None) -> QueryResult:
         """Check and run one query; `media_type` picks the result format for its form.
 
         `form` skips the check when the caller has already run `check_query` on this text.
         `client` (the asking address) and the query's fingerprint (`query_key`) decide who
         waits for a worker (see `_acquire`); QueryBusy says whether the client's own queries
-        made it wait.
+        made it wait. `base_iri` resolves the query's relative IRIs (the endpoint's URL).
         """
         if form is None:
-            form = check_query(sparql, graphs=graphs)
+            form = check_query(sparql, graphs=graphs, base_iri=base_iri)
         results_format, graph_format = "JSON", "TURTLE"
         if media_type in RESULTS_MEDIA_TYPES:
             results_format = RESULTS_MEDIA_TYPES[media_type]
@@ -695,7 +562,7 @@ class QueryRunner:
                "default_graph": list(default_graph) if default_graph is not None else None,
                "named_graphs": list(named_graphs) if named_graphs is not None else None,
                "row_cap": self.row_cap, "generation": generation,
-               "limit": outer_limit(sparql)}
+               "limit": outer_limit(sparql), "base_iri": base_iri}
         self._ensure_started()
         limit_s = self.time_limit_ms / 1000
         query = query_key(sparql, default_graph, named_graphs)
@@ -728,7 +595,7 @@ class QueryRunner:
             raise
         self._give_back(worker)
         if status == "syntax":
-            raise QuerySyntaxError(_syntax_message(payload))
+            raise QuerySyntaxError(explain(sparql, payload, shift=base_shift(base_iri)))
         if status != "ok":
             raise QueryError(f"the query failed: {payload}")
         body, result_form, rows, truncated = payload
@@ -745,12 +612,4 @@ def _media_type_for(table: dict[str, str], name: str) -> str:
     return next(media for media, fmt in table.items() if fmt == name)
 
 
-_POSITION = re.compile(r"error at (\d+):(\d+): (.*)", re.DOTALL)
-
-
-def _syntax_message(message: str) -> str:
-    # pyoxigraph says "error at 1:25: expected ..."; spell the position out.
-    match = _POSITION.search(message)
-    if match:
-        return f"syntax error at line {match.group(1)}, column {match.group(2)}: {match.group(3)}"
-    return f"syntax error: {message}"
+_POSITION = re.compile(r"error at (\d+):(\d+): ", re.DOTALL)

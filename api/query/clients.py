@@ -2,7 +2,7 @@
 
 Three kinds of record, each keyed by a 64-bit hash of a name (the whole hash is stored with
 the entry, so two names whose hashes pick the same slot are told apart). A name is a client
-address or, for slow marks, a query's fingerprint (see `graph.query.query_key`):
+address or, for slow marks, a query's fingerprint (see `api.query.query_key`):
 
 * slow marks: when a query of the client, or a copy of the query, last ran to the time limit;
 * token buckets of the rate limit (tokens left, when last counted);
