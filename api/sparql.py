@@ -176,7 +176,10 @@ def sparql() -> Response:
         with query_slot() as client:
             result = state.runner.run(
                 query, media_type=media_type, form=form,
-                default_graph=default_graphs or None, named_graphs=named_graphs or None,
+                # Either parameter makes the dataset exactly what the two name (the SPARQL
+                # Protocol, §2.1.4): naming only default graphs leaves no named graph.
+                default_graph=default_graphs if default_graphs or named_graphs else None,
+                named_graphs=named_graphs if default_graphs or named_graphs else None,
                 generation=state.generation(), client=client, base_iri=base_iri)
     except UpdateRefused as exc:
         raise ApiError(403, str(exc)) from None
