@@ -143,9 +143,12 @@ def negotiate(kind: str, default: str | None = None) -> str:
     offered = RESULTS_TYPES if kind == "results" else GRAPH_TYPES
     if default is not None:
         offered = [default] + [media for media in offered if media != default]
-    accept = request.accept_mimetypes
-    if not request.headers.get("Accept"):
+    header = request.headers.get("Accept")
+    if not header:
         return offered[0]
+    if header in offered:  # one plain media type, as SPARQL clients send: no parsing needed
+        return header
+    accept = request.accept_mimetypes
     aliases = [alias for alias, targets in ALIASES.items() if kind in targets]
     best = accept.best_match(offered + aliases)
     if best is None:
