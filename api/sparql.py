@@ -22,6 +22,8 @@ from api import services
 from api.errors import ApiError
 from api.limits import busy_retry_after, query_slot
 from graph.errors import QueryError, StoreError
+from graph.namespaces import PREFIXES
+from graph.sparqltext import tokens
 from api.query import (
     QueryBusy,
     QueryRefused,
@@ -207,6 +209,19 @@ def sparql() -> Response:
     if result.truncated:
         response.headers["X-Paperkg-Truncated"] = "true"
     return response
+
+
+@bp.app_template_filter("with_prefixes")
+def with_prefixes(query: str) -> str:
+    """`query` with a PREFIX line for each of the project's prefixes it uses but does not
+    declare, so that what the query page shows is the whole query (its line numbers are
+    the ones the endpoint reports)."""
+    found = tokens(query)
+    declared = {found[n + 1].text.split(":", 1)[0] for n, token in enumerate(found[:-1])
+                if token.keyword == "PREFIX"}
+    used = {token.text.split(":", 1)[0] for token in found if token.kind == "pname"}
+    missing = [name for name in PREFIXES if name in used - declared]
+    return "".join(f"PREFIX {name}: <{PREFIXES[name]}>\n" for name in missing) + query
 
 
 # -- the Service Description -------------------------------------------------------------------
