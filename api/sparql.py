@@ -193,11 +193,11 @@ def sparql() -> Response:
     except QueryTimeout as exc:
         raise ApiError(503, str(exc), {"Retry-After": "5"}) from None
     except QueryBusy as exc:
-        if exc.own:  # the client's own queries hold the workers: it should slow down
-            wait = busy_retry_after()
+        if exc.own:  # the client's own queries are the cause: it should slow down
+            wait = exc.retry_after or busy_retry_after()
             raise ApiError(429, f"{exc}; retry in {wait} s", {"Retry-After": str(wait)}) \
                 from None
-        raise ApiError(503, str(exc), {"Retry-After": "1"}) from None
+        raise ApiError(503, str(exc), {"Retry-After": str(exc.retry_after or 1)}) from None
     except StoreError as exc:
         raise ApiError(503, str(exc), {"Retry-After": "5"}) from None
     except QueryError as exc:

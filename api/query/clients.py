@@ -244,6 +244,14 @@ class ClientTable:
                 self._run_since[slot] = now
         return slot
 
+    def restart_running(self, lease: int, now: float) -> None:
+        """The query of `lease` (this process's) started running only at `now`."""
+        if lease < 0:
+            return
+        with self._locked():
+            if self._run_pids[lease] == os.getpid() and self._run_keys[lease]:
+                self._run_since[lease] = now
+
     def stop_running(self, lease: int) -> None:
         if lease < 0:
             return

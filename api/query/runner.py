@@ -11,18 +11,19 @@ Two guarantees:
   replaced (`QueryTimeout`). Results are serialized by pyoxigraph in the worker and come back
   as bytes, cut at the row cap.
 
-Workers go to waiting queries first come, first served, with one exception that keeps a flood
-of slow queries from starving everyone else: a client whose query ran to the time limit in the
-last `SLOW_CLIENT_MEMORY_S` seconds, or has a query running for more than a quarter of the
-time limit now, never waits for a worker and never takes the last free one (when there are
-two or more); it gets `QueryBusy(own=True)` at once instead. The same holds for a query a copy
-of which ran to the time limit in those seconds (same text up to white space, same dataset:
-`query_key`), whoever sends it, so a flood of one expensive query from more fresh addresses
-than there are workers is held back once the first copy has been stopped. (Only being stopped
-marks a query: one merely running long may be a cheap one slowed by a busy machine, and its
-copies are every client's.) These facts come from a `api.query.clients.ClientTable`: given one
-shared by the processes of a server, a client or query found slow by any of them is slow for
-all.
+Workers go to waiting queries first come, first served, with two rules that keep a flood of
+slow queries from starving everyone else. The slow-query budget, the same in every process of
+a server: a client whose query ran to the time limit in the last `SLOW_CLIENT_MEMORY_S`
+seconds, or has a query running for more than a quarter of the time limit now, may have one
+query running in the whole server; and a query a copy of which ran to the time limit in those
+seconds (same text up to white space, same dataset: `query_key`) is not run again until they
+have passed, whoever sends it, so a flood of one expensive query from fresh addresses is
+held back once the first copy has been stopped. (Only being stopped marks a query: one merely
+running long may be a cheap one slowed by a busy machine.) Both give `QueryBusy(own=True)`
+with the seconds to wait. Capacity, in each process: a slow client's query never waits for a
+worker and never takes the last free one (when there are two or more). The facts come from an
+`api.query.clients.ClientTable`: given one shared by the processes of a server, a client or
+query found slow by any of them is slow for all.
 
 Where the operating system allows it, workers of an embedded store also drop their network
 access (a fresh network namespace), so even a query that slipped past the check could not
@@ -38,6 +39,7 @@ import importlib
 import itertools
 import json
 import logging
+import math
 import multiprocessing
 import os
 import re
@@ -59,6 +61,8 @@ log = logging.getLogger(__name__)
 #: How long a client whose query ran to the time limit counts as sending slow queries, and
 #: that query (by `query_key`) as slow.
 SLOW_CLIENT_MEMORY_S = 60.0
+# A start time this far ahead marks a query whose worker is still starting up.
+_NOT_STARTED = 1e9
 
 # Media types the runner can produce, by query form.
 RESULTS_MEDIA_TYPES: dict[str, str] = {
@@ -88,12 +92,14 @@ class QueryBusy(QueryError):
 
     `own` is True when the asking client's own queries are the cause: it holds a worker, one
     of its queries ran to the time limit a short while ago (or has run a quarter of it now),
-    or a copy of this query did.
+    or a copy of this query did. `retry_after` is the seconds after which the cause is
+    surely gone, when known.
     """
 
-    def __init__(self, message: str, *, own: bool = False):
+    def __init__(self, message: str, *, own: bool = False, retry_after: int | None = None):
         super().__init__(message)
         self.own = own
+        self.retry_after = retry_after
 
 
 @dataclass(frozen=True)
@@ -441,26 +447,31 @@ class QueryRunner:
 
         "client": one of the client's queries ran to the time limit lately, or one has been
         running for more than a quarter of the time limit now; "query": a copy of this
-        query, whoever sent it, ran to the time limit lately. In this process or another
-        sharing the client table.
+        query, whoever sent it, ran to the time limit lately (this comes first: such a query
+        is not run at all for a while). In this process or another sharing the client table.
         """
+        if self._is_slow(query, now):
+            return "query"
         if client is not None:
             if self._is_slow(client, now):
                 return "client"
             since = self.clients.running_since(client)
             if since is not None and now - since > self.time_limit_ms / 4000:
                 return "client"
-        return "query" if self._is_slow(query, now) else None
+        return None
 
     def _acquire(self, client: str | None, query: str, wait_s: float) -> _Worker:
         """An idle worker for a query of `client` (fingerprint `query`), waiting up to
         `wait_s` in line.
 
-        A slow client or query (`_slow_now`) does not wait and leaves one worker free for
-        others, so a flood of queries that run to the time limit holds at most `workers - 1`
-        of them once it is recognised: once a query of each flooding address has run a
-        quarter of the time limit, or a copy of the flooding query was stopped at it, in any
-        process sharing the client table.
+        The slow-query budget is decided on the shared client table alone, so every process
+        of a server gives a client the same answer: a copy of a query stopped at the time
+        limit in the last `SLOW_CLIENT_MEMORY_S` seconds is refused until then, and a slow
+        client (`_slow_now`) may have one query running in the whole server, no more
+        (`QueryBusy(own=True)`, 429). Capacity is this process's: a slow client's query does
+        not wait and never takes the last free worker here (`QueryBusy(own=False)`, 503), so
+        a flood of queries that run to the time limit from many addresses holds at most
+        `workers - 1` of them in each process.
         """
         deadline = time.monotonic() + wait_s
         reserve = 1 if self.workers > 1 else 0
@@ -472,10 +483,18 @@ class QueryRunner:
                     now = time.monotonic()
                     ahead = self._waiting.index(ticket)
                     why = self._slow_now(client, query, now)
-                    if why is not None:
+                    if why == "query":
+                        raise self._busy_slow(client, why, now, query)
+                    if why == "client":
+                        if client is not None and self.clients.running_since(client) is not None:
+                            raise self._busy_slow(client, why, now, query)
                         if len(self._idle) > reserve + ahead:
                             return self._take(client, slow=True)
-                        raise self._busy_slow(client, why)
+                        raise QueryBusy(
+                            f"{self.workers - len(self._idle)} of {self.workers} query workers "
+                            "of this server process are busy and the last one stays free for "
+                            "clients without slow queries; try again in a second",
+                            retry_after=1)
                     if len(self._idle) > ahead:
                         return self._take(client)
                     remaining = deadline - now
@@ -499,37 +518,50 @@ class QueryRunner:
     def _held(self, client: str | None) -> int:
         return sum(1 for holder, _, _ in self._holders.values() if holder == client)
 
-    def _busy_slow(self, client: str | None, why: str) -> QueryBusy:
-        busy = self.workers - len(self._idle)
+    def _busy_slow(self, client: str | None, why: str, now: float, query: str) -> QueryBusy:
         if why == "client":
-            reason = ("this client sends slow queries (one ran to the time limit in the last "
-                      f"{SLOW_CLIENT_MEMORY_S:.0f} s, or has run for a quarter of it now), so "
-                      "its queries run")
-        else:
-            reason = ("this query is slow (a copy of it ran to the time limit in the last "
-                      f"{SLOW_CLIENT_MEMORY_S:.0f} s), so it runs")
+            since = self.clients.running_since(client) if client is not None else None
+            # Its running query ends within the time limit of its start (or of now, while
+            # its worker starts up).
+            left = self.time_limit_ms / 1000 - max(0.0, now - since) if since is not None \
+                else 1.0
+            return QueryBusy(
+                "this client sends slow queries (one ran to the time limit in the last "
+                f"{SLOW_CLIENT_MEMORY_S:.0f} s, or has run for a quarter of it now), so it may "
+                "have one query running at a time, and one is running",
+                own=True, retry_after=max(1, math.ceil(left)))
+        marked = self.clients.slow_since(query)
+        left = SLOW_CLIENT_MEMORY_S - (now - marked) if marked is not None else 1.0
         return QueryBusy(
-            f"{reason} only while a query worker stays free for others; {busy} of "
-            f"{self.workers} are busy ({self._held(client)} with this client's queries)",
-            own=True)
+            f"this query is slow: a copy of it ran to the time limit in the last "
+            f"{SLOW_CLIENT_MEMORY_S:.0f} s, and it is not run again until "
+            f"{SLOW_CLIENT_MEMORY_S:.0f} s after that", own=True,
+            retry_after=max(1, math.ceil(left)))
 
     def _take(self, client: str | None, *, slow: bool = False) -> _Worker:
         # A worker still starting up (a replacement) goes to a slow query first and a started
         # one to any other, which then runs without waiting for a start.
         preferred = [n for n, worker in enumerate(self._idle) if worker.ready != slow]
         worker = self._idle.pop(preferred[-1] if preferred else -1)
-        self._holders[worker] = (client, time.monotonic(), -1)
+        # Counted as running in every process from now on (one query at a time for a slow
+        # client), but with its start in the far future until the worker is ready, so that
+        # a worker's start-up never counts towards the running-long rule.
+        lease = self.clients.start_running(client, now=time.monotonic() + _NOT_STARTED) \
+            if client is not None else -1
+        self._holders[worker] = (client, time.monotonic(), lease)
         return worker
 
     def _running(self, worker: _Worker, client: str | None) -> None:
         """The query of `client` starts running on `worker` (it is ready): from now on it
-        counts towards the running-long rule, not while a fresh worker starts up."""
+        counts towards the running-long rule."""
         if client is None:
             return
         with self._turn:
-            if worker in self._holders:
-                self._holders[worker] = (client, time.monotonic(),
-                                         self.clients.start_running(client))
+            held = self._holders.get(worker)
+            if held is not None:
+                now = time.monotonic()
+                self.clients.restart_running(held[2], now)
+                self._holders[worker] = (client, now, held[2])
 
     def _release(self, worker: _Worker) -> None:
         held = self._holders.pop(worker, None)
