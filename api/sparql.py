@@ -3,8 +3,9 @@
 Queries come by GET `?query=`, by form POST, or by POST with `application/sparql-query`;
 `default-graph-uri` / `named-graph-uri` (repeatable) set the dataset. A query's relative IRIs
 resolve against the endpoint's own URL (the request URL without its query string), as
-Oxigraph's server does. Each query is checked (api.query.check_query) before it runs in a worker process with a time limit and a row cap;
-a client may have `max_queries_in_flight` queries waiting or running at once (429 beyond).
+Oxigraph's server does. Each query is checked (api.query.check_query) before it runs in a
+worker process with a time limit and a row cap; a client may have `max_queries_in_flight`
+queries waiting or running at once (429 beyond).
 Results are negotiated by Accept. Errors use the API's JSON error shape.
 """
 
@@ -21,9 +22,6 @@ from werkzeug.routing import BuildError
 from api import services
 from api.errors import ApiError
 from api.limits import busy_retry_after, query_slot
-from graph.errors import QueryError, StoreError
-from graph.namespaces import PREFIXES
-from graph.sparqltext import tokens
 from api.query import (
     QueryBusy,
     QueryRefused,
@@ -32,6 +30,9 @@ from api.query import (
     UpdateRefused,
     check_query,
 )
+from graph.errors import QueryError, StoreError
+from graph.namespaces import PREFIXES
+from graph.sparqltext import tokens
 
 bp = Blueprint("sparql", __name__)
 

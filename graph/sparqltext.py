@@ -51,7 +51,8 @@ _TOKEN = re.compile("|".join(f"(?P<{name}>{pattern})" for name, pattern in (
     ("langtag", r"@[A-Za-z]+(?:-[A-Za-z0-9]+)*"),
     ("number", r"[0-9]+\.[0-9]*[eE][+-]?[0-9]+|\.[0-9]+[eE][+-]?[0-9]+|[0-9]+[eE][+-]?[0-9]+"
      r"|[0-9]*\.[0-9]+|[0-9]+"),
-    ("word", r"[A-Za-z][A-Za-z0-9_]*"),
+    # A keyword may be spelt with code point escapes (§19.2 applies them before parsing).
+    ("word", rf"(?:[A-Za-z]|{_UCHAR})(?:[A-Za-z0-9_]|{_UCHAR})*"),
     ("punct", r"\^\^|&&|\|\||!=|<=|>=|[{}()\[\],;.=<>!+\-*/^|?]"),
 )))
 
@@ -65,8 +66,13 @@ class Token:
 
     @property
     def keyword(self) -> str | None:
-        """The upper-cased keyword when this token is a bare word (SELECT, FROM, a, ...)."""
-        return self.text.upper() if self.kind == "word" else None
+        """The upper-cased keyword when this token is a bare word (SELECT, FROM, a, ...),
+        its code point escapes applied."""
+        if self.kind != "word":
+            return None
+        if "\\" in self.text:
+            return _ESCAPE.sub(lambda m: chr(int(m.group(0)[2:], 16)), self.text).upper()
+        return self.text.upper()
 
 
 def tokens(text: str) -> list[Token]:
@@ -138,6 +144,7 @@ def undeclared_prefix(found: list[Token]) -> Token | None:
     return None
 
 
+_ESCAPE = re.compile(_UCHAR)
 _POSITION = re.compile(r"error at (\d+):(\d+): (.*)", re.DOTALL)
 # Character classes in the parser's list of what it expected ("['A' ..= 'Z' | ...]").
 _CLASS = re.compile(r"\[[^\[\]]*(?:\[[^\[\]]*\][^\[\]]*)*\]")

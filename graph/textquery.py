@@ -63,8 +63,9 @@ def render(store, sparql: str, fmt: str = "table") -> str:
 
 def _table(names: list[str], rows: list[list[str]]) -> str:
     widths = [max([len(n)] + [len(r[i]) for r in rows]) for i, n in enumerate(names)]
-    lines = ["  ".join(n.ljust(w) for n, w in zip(names, widths)).rstrip(),
+    lines = ["  ".join(n.ljust(w) for n, w in zip(names, widths, strict=True)).rstrip(),
              "  ".join("-" * w for w in widths)]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+              for row in rows]
     lines.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
     return "\n".join(lines) + "\n"

@@ -1,6 +1,6 @@
-"""The endpoint's query machinery: what it refuses (`check`), the worker processes that run
-queries with a time limit and a row cap (`runner`), and the per-client records shared by the
-processes of a server (`clients`)."""
+"""The endpoint's query machinery: what it refuses (`check`), the pool of worker processes
+that run queries with a time limit and a row cap (`runner`, `worker`), and the per-client
+records shared by the processes of a server (`clients`)."""
 
 from api.query.check import (
     QueryRefused,
@@ -17,10 +17,9 @@ from api.query.runner import (
     QueryRunner,
     QueryTimeout,
     is_remote,
-    isolate_network,
-    open_read_only,
     query_key,
 )
+from api.query.worker import isolate_network, open_read_only
 
 __all__ = [
     "QueryBusy", "QueryRefused", "QueryResult", "QueryRunner", "QuerySyntaxError",

@@ -22,8 +22,8 @@ from urllib.parse import urlencode
 import pyoxigraph
 import pytest
 
-from api.query.clients import WINDOW, ClientTable
 from api.query import QueryBusy, QueryRunner, QueryTimeout, query_key
+from api.query.clients import WINDOW, ClientTable
 
 ROOT = Path(__file__).resolve().parents[2]
 FORK = multiprocessing.get_context("fork")

@@ -6,8 +6,9 @@ Syntax tests are sent as written, so their relative IRIs resolve against each en
 URL. Evaluation tests load each data file as a named graph called by its W3C IRI and send
 `default-graph-uri` / `named-graph-uri` as the manifest says, with `BASE <the query file's W3C
 IRI>` put before the query so that `FROM <data.ttl>` names the same graph on both servers.
-The verdict of a syntax test is parsed (any status but 400) or refused (400); of an evaluation test, the status and the
-answer (bindings as a multiset, blank nodes made anonymous; triples likewise).
+The verdict of a syntax test is parsed (any status but 400) or refused (400); of an
+evaluation test, the status and the answer (bindings as a multiset, blank nodes made
+anonymous; triples likewise).
 """
 
 from __future__ import annotations

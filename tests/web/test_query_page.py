@@ -8,8 +8,14 @@ import csv
 import io
 from typing import Any
 
-from .test_browser import Watch, browser, page, pytestmark  # noqa: F401
+from . import test_browser
+from .test_browser import Watch
 from .web_fixture import SCRIPT
+
+# The browser, its pages and the skip rule of the other browser tests.
+browser = test_browser.browser
+page = test_browser.page
+pytestmark = test_browser.pytestmark
 
 PAPERS = ("PREFIX pkg: <https://w3id.org/paperkg/ns#>\n"
           "PREFIX dcterms: <http://purl.org/dc/terms/>\n"
