@@ -70,7 +70,7 @@ class Services:
                     self.settings["store"], workers=self.settings["query_workers"],
                     time_limit_ms=self.settings["query_time_limit_ms"],
                     row_cap=self.settings["row_cap"], opener=self.opener,
-                    clients=self.clients)
+                    clients=self.clients, cheap_ms=self.settings["cheap_query_ms"])
                 atexit.register(self._runner.close)
             return self._runner
 

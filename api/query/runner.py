@@ -40,6 +40,7 @@ import math
 import multiprocessing
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -47,7 +48,7 @@ from typing import Any
 
 from api.query.check import QuerySyntaxError, check_query, outer_limit
 from api.query.clients import ClientTable
-from api.query.worker import base_shift, worker_main
+from api.query.worker import base_shift, execute, open_read_only, reopen, worker_main
 from graph.errors import QueryError, StoreError
 from graph.sparqltext import QUERY_FORMS, explain
 
@@ -56,6 +57,8 @@ log = logging.getLogger(__name__)
 #: How long a client whose query ran to the time limit counts as sending slow queries, and
 #: that query (by `query_key`) as slow.
 SLOW_CLIENT_MEMORY_S = 60.0
+#: Queries remembered as cheap (see `QueryRunner._run_here`), per server process.
+CHEAP_QUERIES = 4096
 # A start time this far ahead marks a query whose worker is still starting up.
 _NOT_STARTED = 1e9
 
@@ -139,7 +142,8 @@ class QueryRunner:
 
     def __init__(self, location: str, *, workers: int = 2, time_limit_ms: int = 10_000,
                  row_cap: int = 10_000, opener: str = "graph.store:open_store",
-                 isolate_network: bool | None = None, clients: ClientTable | None = None):
+                 isolate_network: bool | None = None, clients: ClientTable | None = None,
+                 cheap_ms: float = 0.0):
         self.location = location
         self.workers = workers
         self.time_limit_ms = time_limit_ms
@@ -152,6 +156,13 @@ class QueryRunner:
         self._all: set[_Worker] = set()
         self._lock = threading.Lock()
         self.clients = ClientTable(marks=1024, buckets=0) if clients is None else clients
+        # Queries known to be cheap (see `_run_here`), of an embedded store only: a remote
+        # store's server answers in its own time.
+        self.cheap_ms = cheap_ms if not is_remote(location) else 0.0
+        self._cheap: OrderedDict[tuple[Any, ...], float] = OrderedDict()
+        self._here: Any = None  # the store, opened in this process for cheap queries
+        self._here_generation: str | None = None
+        self._here_lock = threading.Lock()
         # Guards the idle list, the holders and the waiting line.
         self._turn = threading.Condition(threading.Lock())
         # worker -> (client, when it took the worker or, once ready, started the query, and
@@ -238,6 +249,12 @@ class QueryRunner:
         for worker in workers:
             worker.process.join(timeout=2)
             self._discard(worker)
+        with self._here_lock:
+            here, self._here = self._here, None
+            self._cheap.clear()
+        close = getattr(here, "close", None)
+        if callable(close):
+            close()
 
     def __enter__(self) -> QueryRunner:
         return self
@@ -420,9 +437,14 @@ class QueryRunner:
                "named_graphs": list(named_graphs) if named_graphs is not None else None,
                "row_cap": self.row_cap, "generation": generation,
                "limit": outer_limit(sparql), "base_iri": base_iri}
+        query = query_key(sparql, default_graph, named_graphs)
+        cheap = (query, sparql, generation, results_format, graph_format, base_iri)
+        if cheap in self._cheap:
+            here = self._run_here(job, cheap, client, query)
+            if here is not None:
+                return self._result(here, form, results_format, graph_format)
         self._ensure_started()
         limit_s = self.time_limit_ms / 1000
-        query = query_key(sparql, default_graph, named_graphs)
         # Every running query ends within the time limit, so the second in line (one worker
         # or two) has one within twice that.
         worker = self._acquire(client, query, 2 * limit_s)
@@ -442,7 +464,7 @@ class QueryRunner:
                 self._mark_slow(client, query)
                 self._replace(worker)
                 raise QueryTimeout(self.time_limit_ms)
-            status, payload = worker.conn.recv()
+            status, payload, *timing = worker.conn.recv()
         except (EOFError, OSError, BrokenPipeError):
             self._replace(worker)
             raise QueryError("the query worker stopped unexpectedly") from None
@@ -455,6 +477,56 @@ class QueryRunner:
             raise QuerySyntaxError(explain(sparql, payload, shift=base_shift(base_iri)))
         if status != "ok":
             raise QueryError(f"the query failed: {payload}")
+        if timing and timing[0] <= self.cheap_ms:
+            self._remember_cheap(cheap, timing[0])
+        return self._result(payload, form, results_format, graph_format)
+
+    # cheap queries, without the hand-off
+
+    def _remember_cheap(self, key: tuple[Any, ...], elapsed_ms: float) -> None:
+        with self._here_lock:
+            self._cheap[key] = elapsed_ms
+            self._cheap.move_to_end(key)
+            while len(self._cheap) > CHEAP_QUERIES:
+                self._cheap.popitem(last=False)
+
+    def _run_here(self, job: dict[str, Any], key: tuple[Any, ...], client: str | None,
+                  query: str) -> tuple[bytes, str, int, bool] | None:
+        """Run a query known to be cheap in this process: the same text, dataset, result
+        format and store generation ran in a query worker within `cheap_ms`, and the engine
+        does the same work on the same data again. It saves the hand-off to a worker (two
+        process switches), which is most of a cheap query's time. None when it cannot run
+        here (then it goes to a worker as usual). The slow-query budget holds as for any
+        query; a run that takes far longer than it did (a loaded machine) forgets the query.
+        """
+        now = time.monotonic()
+        why = self._slow_now(client, query, now)
+        if why == "query" or (why == "client" and client is not None
+                              and self.clients.running_since(client) is not None):
+            raise self._busy_slow(client, why, now, query)
+        try:
+            with self._here_lock:
+                if self._here is None:
+                    self._here = open_read_only(self.location, self.opener)
+                elif self._here_generation != job["generation"]:
+                    self._here = reopen(self._here, self.location, self.opener)
+                self._here_generation = job["generation"]
+                store = self._here
+            start = time.perf_counter()
+            payload = execute(store, job)
+        except Exception:  # any trouble: the worker path decides and reports it
+            log.exception("a cheap query failed in the server process; sent to a worker")
+            with self._here_lock:
+                self._cheap.pop(key, None)
+            return None
+        elapsed_ms = (time.perf_counter() - start) * 1000
+        if elapsed_ms > 4 * self.cheap_ms:
+            with self._here_lock:
+                self._cheap.pop(key, None)
+        return payload
+
+    def _result(self, payload: tuple[bytes, str, int, bool], form: str | None,
+                results_format: str, graph_format: str) -> QueryResult:
         body, result_form, rows, truncated = payload
         if result_form == "SELECT" or result_form == "ASK":
             chosen = _media_type_for(RESULTS_MEDIA_TYPES, results_format)

@@ -12,6 +12,7 @@ import itertools
 import json
 import os
 import re
+import time
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -96,7 +97,7 @@ def base_shift(base_iri: str | None) -> int:
     return len(based("", base_iri))
 
 
-def _execute(store: Any, job: dict[str, Any]) -> tuple[bytes, str, int, bool]:
+def execute(store: Any, job: dict[str, Any]) -> tuple[bytes, str, int, bool]:
     import pyoxigraph
 
     kwargs: dict[str, Any] = {}
@@ -146,7 +147,7 @@ def _execute(store: Any, job: dict[str, Any]) -> tuple[bytes, str, int, bool]:
     return body, "CONSTRUCT", len(triples), truncated
 
 
-def _reopen(store: Any, location: str, opener: str) -> Any:
+def reopen(store: Any, location: str, opener: str) -> Any:
     refresh = getattr(store, "refresh", None)
     if callable(refresh):
         refresh()
@@ -175,9 +176,11 @@ def worker_main(conn: Connection, location: str, opener: str, isolate: bool) -> 
         try:
             if job.get("generation") != generation:
                 if generation is not None:
-                    store = _reopen(store, location, opener)
+                    store = reopen(store, location, opener)
                 generation = job.get("generation")
-            conn.send(("ok", _execute(store, job)))
+            start = time.perf_counter()
+            payload = execute(store, job)
+            conn.send(("ok", payload, (time.perf_counter() - start) * 1000))
         except SyntaxError as exc:
             conn.send(("syntax", str(exc)))
         except QueryError as exc:
