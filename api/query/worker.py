@@ -127,16 +127,18 @@ def execute(store: Any, job: dict[str, Any]) -> tuple[bytes, str, int, bool]:
                     binding[name] = _term_json(value)
             bindings.append(binding)
         document: dict[str, Any] = {"head": {"vars": names}, "results": {"bindings": bindings}}
+        if job["results_format"] == "JSON":
+            # The SPARQL JSON results format itself, written once.
+            if truncated:
+                document["paperkg"] = {"truncated": True, "rowCap": cap,
+                                       "note": f"results cut off after {cap} rows"}
+            body = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+            return body, "SELECT", len(rows), truncated
         encoded = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
-        # pyoxigraph writes the final form, so every format follows the W3C specs exactly.
+        # pyoxigraph writes the other formats, so each follows its W3C spec exactly.
         fmt = getattr(pyoxigraph.QueryResultsFormat, job["results_format"])
         parsed = pyoxigraph.parse_query_results(encoded, pyoxigraph.QueryResultsFormat.JSON)
         body = parsed.serialize(format=fmt)
-        if truncated and job["results_format"] == "JSON":
-            note = json.loads(body)
-            note["paperkg"] = {"truncated": True, "rowCap": cap,
-                               "note": f"results cut off after {cap} rows"}
-            body = json.dumps(note, ensure_ascii=False, separators=(",", ":")).encode()
         return body, "SELECT", len(rows), truncated
     triples = list(itertools.islice(result, cap + 1))
     truncated = len(triples) > cap
