@@ -13,7 +13,8 @@ is timed on a kept-alive connection and on a new connection per request. Prints 
 A third server shows the floor of the stack: a Flask app that answers every request with a
 fixed `ASK` result, under gunicorn with the same worker settings as `api.serve` (no store, no
 query worker, no limits). What paperkg spends above it is its own; what the floor spends above
-Oxigraph's server is Python's HTTP stack.
+Oxigraph's server is Python's HTTP stack. A fourth, "worker", is paperkg with
+`cheap_query_ms=0`: every query handed to a query worker process, as before that setting.
 """
 
 from __future__ import annotations
@@ -127,13 +128,14 @@ def build_store(papers: int, folder: Path) -> Path:
     return location
 
 
-def start_paperkg(location: Path) -> Endpoint:
+def start_paperkg(location: Path, name: str = "paperkg", *settings: str) -> Endpoint:
     port = _free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "api.serve", "--store", str(location), "--port", str(port),
-         "--log-level", "warning", "--set", "rate_limit=0"],
-        cwd=ROOT, stdout=subprocess.DEVNULL)
-    return Endpoint("paperkg", port, "/sparql", process)
+    args = [sys.executable, "-m", "api.serve", "--store", str(location), "--port", str(port),
+            "--log-level", "warning", "--set", "rate_limit=0"]
+    for setting in settings:
+        args += ["--set", setting]
+    process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL)
+    return Endpoint(name, port, "/sparql", process)
 
 
 def start_oxigraph(location: Path) -> Endpoint:
@@ -154,7 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     endpoints: list[Endpoint] = []
     try:
         location = build_store(args.papers, folder)
-        endpoints = [start_paperkg(location), start_oxigraph(location), start_floor()]
+        endpoints = [start_paperkg(location), start_oxigraph(location), start_floor(),
+                     start_paperkg(location, "worker", "cheap_query_ms=0")]
         for endpoint in endpoints:
             endpoint.wait_ready()
         mix = queries(args.papers, n=1)
@@ -162,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
                  "2-hop aggregate": mix["2-hop"][0]}
         print(f"{args.papers} papers; {args.rounds} alternated rounds; medians in ms")
         print(f"{'query':<17} {'connection':<11} {'paperkg':>8} {'oxigraph':>9} {'ratio':>6} "
-              f"{'floor':>6}")
+              f"{'floor':>6} {'worker':>7}")
         worst = 0.0
         for keep_alive in (True, False):
             for label, query in cases.items():
@@ -171,7 +174,8 @@ def main(argv: list[str] | None = None) -> int:
                     for _ in range(5):
                         endpoint.ask(query, keep_alive=keep_alive)
                 for round_ in range(args.rounds):
-                    order = endpoints[round_ % 3:] + endpoints[:round_ % 3]
+                    shift = round_ % len(endpoints)
+                    order = endpoints[shift:] + endpoints[:shift]
                     for endpoint in order:
                         times[endpoint.name].append(endpoint.ask(query, keep_alive=keep_alive))
                 ours = statistics.median(times["paperkg"])
@@ -179,8 +183,9 @@ def main(argv: list[str] | None = None) -> int:
                 worst = max(worst, ours / theirs)
                 kind = "kept-alive" if keep_alive else "new"
                 floor = statistics.median(times["floor"])
+                worker = statistics.median(times["worker"])
                 print(f"{label:<17} {kind:<11} {ours:>8.2f} {theirs:>9.2f} {ours / theirs:>6.2f} "
-                      f"{floor:>6.2f}")
+                      f"{floor:>6.2f} {worker:>7.2f}")
         print(f"largest ratio: {worst:.2f} (floor: Flask under gunicorn answering a fixed "
               "result, the same for every query)")
     finally:
