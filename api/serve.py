@@ -2,7 +2,7 @@
 
 `paperkg serve` execs this module (graph/ does not import Flask). Settings come from
 `--set NAME=VALUE` (repeatable), then `PAPERKG_<NAME>` environment variables, then defaults;
-see docs/api.md. The gunicorn master makes one `graph.clients.ClientTable` before it forks
+see docs/api.md. The gunicorn master makes one `api.query.clients.ClientTable` before it forks
 the workers, so the rate limit, the cap on queries in flight and the slow-client rule hold
 per client across all of them.
 """
@@ -19,7 +19,7 @@ from typing import Any
 from gunicorn.app.base import BaseApplication
 
 from api import create_app, settings
-from graph.clients import ClientTable
+from api.query.clients import ClientTable
 
 
 class Server(BaseApplication):  # type: ignore[misc]

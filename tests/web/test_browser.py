@@ -222,32 +222,6 @@ def test_tooltip_is_plain_text(page: tuple[Any, Watch]) -> None:
     assert watch.dialogs == []
 
 
-def test_sparql_page_runs_a_query_and_downloads_csv(page: tuple[Any, Watch]) -> None:
-    tab, watch = page
-    tab.goto(tab.server + "/sparql/ui", wait_until="load")
-    assert tab.locator("#highlight .tok-keyword").count() > 0
-    query = ("SELECT ?p ?title WHERE { ?p a pkg:Paper ; dcterms:title ?title }"
-             " ORDER BY ?p")
-    tab.fill("#query", query)
-    assert tab.locator("#highlight .tok-var").first.inner_text() == "?p"
-    tab.click("#run")
-    tab.wait_for_selector("#sparql-results tbody tr")
-    rows = tab.locator("#sparql-results tbody tr")
-    assert rows.count() == 15
-    assert tab.locator("#sparql-results th").all_inner_texts() == ["p", "title"]
-    # The hostile title is text in a cell, and the paper IRI links to its page.
-    assert f'"Quoted" & <b>bold</b> {SCRIPT} title' in tab.locator("#sparql-results").inner_text()
-    assert tab.locator("#sparql-results a[href='/paper/p01']").count() == 1
-    with tab.expect_download() as info:
-        tab.click("button.download[data-format='csv']")
-    download = info.value
-    assert download.suggested_filename == "results.csv"
-    text = open(download.path(), encoding="utf-8").read()
-    assert text.splitlines()[0] == "p,title"
-    assert len(text.splitlines()) == 16
-    assert watch.problems() == {}
-
-
 def test_results_table_sorts_and_filters(page: tuple[Any, Watch]) -> None:
     tab, watch = page
     tab.goto(tab.server + "/results", wait_until="load")
