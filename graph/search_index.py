@@ -1,0 +1,402 @@
+"""A search index of the graph's nodes, in one SQLite file per store generation.
+
+It holds every node (papers and entities) with its label, type, support and aliases, and an
+FTS5 trigram index of their names, so search, entity lists, paper lists and name lookup cost
+an index lookup instead of a pass over the store. It is built from the store with plain,
+streamed SPARQL (no query groups the whole graph), the same way for the embedded store and a
+remote SPARQL server, and kept on disk: a server's memory does not grow with the graph.
+
+Where it lives: beside an embedded store (`<store>.d/search/<generation>-<base>.sqlite`, so a
+build can write it and every server process reads the same file), else (a remote store, an
+in-memory store, or a store folder the process cannot write) under the temporary folder,
+`paperkg-search/`. A new generation of the store gets a new file, built the first time it is
+asked for (`open_index`) or ahead of time (`ensure_index`, which `paperkg build` calls);
+processes that ask at once wait on one builder (a file lock).
+
+Search ranks by match kind first (the whole name, its start, the start of a word, anywhere in
+it), then entities before papers; entities by support, papers by BM25 of the matched name
+(FTS5's `bm25()` over trigrams), then label and id.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import re
+import sqlite3
+import tempfile
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from graph.errors import StoreError
+from graph.namespaces import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
+from graph.slug import label_key
+from graph.store_graph import CLASS_TYPES, ENTITY_TYPES, LINKS, node_id
+
+SCHEMA_VERSION = "1"
+_SEPARATORS = re.compile(r"[\s\-_/]+")
+_BATCH = 5000
+KINDS = ("exact", "prefix", "word", "substring")
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE typed (iri TEXT, type TEXT);
+CREATE TABLE prop (iri TEXT, kind TEXT, value TEXT);
+CREATE TABLE link (paper TEXT, entity TEXT);
+CREATE TABLE nodes (id TEXT PRIMARY KEY, iri TEXT, type TEXT, label TEXT, support INTEGER,
+                    sortlabel TEXT);
+CREATE TABLE names (rowid INTEGER PRIMARY KEY, node TEXT, ord INTEGER, field TEXT, text TEXT,
+                    folded TEXT, spaced TEXT, key TEXT);
+"""
+
+_ASSEMBLE = """
+CREATE INDEX typed_iri ON typed (iri);
+CREATE INDEX prop_iri ON prop (iri, kind);
+CREATE TABLE papers AS SELECT DISTINCT iri FROM typed WHERE type = 'paper';
+CREATE UNIQUE INDEX papers_iri ON papers (iri);
+CREATE TABLE plink AS SELECT DISTINCT paper, entity FROM link
+    WHERE paper IN (SELECT iri FROM papers);
+CREATE INDEX plink_paper ON plink (paper);
+CREATE INDEX plink_entity ON plink (entity);
+CREATE TABLE chosen AS SELECT iri, MAX(type) AS type FROM typed GROUP BY iri;
+INSERT INTO chosen SELECT DISTINCT entity, NULL FROM plink
+    WHERE entity NOT IN (SELECT iri FROM chosen);
+"""
+
+
+def _fold(text: str) -> str:
+    return text.casefold()
+
+
+def _spaced(folded: str) -> str:
+    return " " + _SEPARATORS.sub(" ", folded)
+
+
+def _rows(store: Any, sparql: str) -> Iterator[list[str]]:
+    for row in store.query(sparql):
+        yield [term.value for term in row]
+
+
+def _insert(db: sqlite3.Connection, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+    batch: list[Sequence[Any]] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= _BATCH:
+            db.executemany(sql, batch)
+            batch.clear()
+    if batch:
+        db.executemany(sql, batch)
+
+
+def build(store: Any, path: str | os.PathLike, base: str = DEFAULT_BASE) -> Path:
+    """Write the index of `store` to the file `path` (replaced atomically)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    partial.unlink(missing_ok=True)
+    db = sqlite3.connect(partial)
+    try:
+        db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;" + _SCHEMA)
+        classes = " ".join(f"<{iri}>" for iri in CLASS_TYPES)
+        _insert(db, "INSERT INTO typed VALUES (?, ?)",
+                ((n, CLASS_TYPES[c]) for n, c in _rows(
+                    store, f"SELECT ?n ?c WHERE {{ VALUES ?c {{ {classes} }} ?n a ?c }}")))
+        for kind, predicate in (("title", DCTERMS + "title"), ("label", RDFS + "label"),
+                                ("pref", SKOS + "prefLabel"), ("support", PKG + "support"),
+                                ("alias", SKOS + "altLabel")):
+            _insert(db, "INSERT INTO prop VALUES (?, ?, ?)",
+                    ((n, kind, v) for n, v in _rows(
+                        store, f"SELECT ?n ?v WHERE {{ ?n <{predicate}> ?v }}")))
+        links = " ".join(f"<{PKG}{name}>" for name in LINKS)
+        _insert(db, "INSERT INTO link VALUES (?, ?)", _rows(store, f"""SELECT ?p ?e WHERE {{
+  VALUES ?r {{ {links} }} ?p ?r ?e . FILTER(isIRI(?e)) }}"""))
+        db.executescript(_ASSEMBLE)
+        _fill_nodes(db, base)
+        db.executescript("""
+DROP TABLE typed; DROP TABLE prop; DROP TABLE link; DROP TABLE papers; DROP TABLE plink;
+DROP TABLE chosen;
+CREATE INDEX nodes_rank ON nodes (type, support DESC, sortlabel, id);
+CREATE INDEX names_key ON names (key);
+CREATE INDEX names_node ON names (node);
+CREATE VIRTUAL TABLE names_fts USING fts5 (folded, content='names', content_rowid='rowid',
+                                           tokenize='trigram case_sensitive 1');
+INSERT INTO names_fts (names_fts) VALUES ('rebuild');
+""")
+        db.execute("INSERT INTO meta VALUES ('schema', ?), ('base', ?)", (SCHEMA_VERSION, base))
+        db.commit()
+        db.execute("VACUUM")
+    except BaseException:
+        db.close()
+        partial.unlink(missing_ok=True)
+        raise
+    db.close()
+    os.replace(partial, target)
+    return target
+
+
+def _fill_nodes(db: sqlite3.Connection, base: str) -> None:
+    """Nodes as graph.network's projection makes them: label is the title, else rdfs:label,
+    else skos:prefLabel, else the IRI's last part; a paper's support is the number of
+    entities it links, an entity's its pkg:support, else the number of papers linking it."""
+    cursor = db.execute("""
+SELECT c.iri, c.type,
+  (SELECT MIN(value) FROM prop WHERE prop.iri = c.iri AND kind = 'title'),
+  (SELECT MIN(value) FROM prop WHERE prop.iri = c.iri AND kind = 'label'),
+  (SELECT MIN(value) FROM prop WHERE prop.iri = c.iri AND kind = 'pref'),
+  (SELECT MAX(CAST(value AS REAL)) FROM prop WHERE prop.iri = c.iri AND kind = 'support'),
+  (SELECT COUNT(*) FROM plink WHERE plink.paper = c.iri),
+  (SELECT COUNT(*) FROM plink WHERE plink.entity = c.iri)
+FROM chosen AS c""")
+    nodes: list[tuple[Any, ...]] = []
+    names: list[tuple[Any, ...]] = []
+    aliases = db.cursor()
+    for iri, kind, title, label, pref, support, out_degree, in_degree in cursor:
+        key = node_id(iri, base)
+        if kind is None:
+            prefix = key.split("/", 1)[0]
+            kind = prefix if prefix in ENTITY_TYPES else "entity"
+        name = title or label or pref or key.rsplit("/", 1)[-1]
+        if kind == "paper":
+            count = out_degree
+        else:
+            count = int(support) if support is not None else in_degree
+        nodes.append((key, iri, kind, name, count, _fold(name)))
+        field = "title" if kind == "paper" else "label"
+        known = sorted(v for (v,) in aliases.execute(
+            "SELECT value FROM prop WHERE iri = ? AND kind = 'alias'", (iri,)))
+        for order, (text, which) in enumerate([(name, field), *((a, "alias") for a in known)]):
+            folded = _fold(text)
+            names.append((key, order, which, text, folded, _spaced(folded), label_key(text)))
+        if len(nodes) >= _BATCH:
+            _flush(db, nodes, names)
+    _flush(db, nodes, names)
+
+
+def _flush(db: sqlite3.Connection, nodes: list[tuple[Any, ...]],
+           names: list[tuple[Any, ...]]) -> None:
+    db.executemany("INSERT OR REPLACE INTO nodes VALUES (?, ?, ?, ?, ?, ?)", nodes)
+    db.executemany("INSERT INTO names (node, ord, field, text, folded, spaced, key) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?)", names)
+    nodes.clear()
+    names.clear()
+
+
+# -- where the files live ----------------------------------------------------------------------
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+
+
+def _shared_folder(store: Any) -> Path:
+    folder = os.environ.get("PAPERKG_SEARCH_DIR") or os.path.join(tempfile.gettempdir(),
+                                                                   "paperkg-search")
+    location = str(getattr(store, "location", ""))
+    if location in ("", ":memory:"):
+        location = f"{location}#{os.getpid()}#{id(store)}"
+    return Path(folder) / _digest(location)
+
+
+def index_folder(store: Any) -> Path:
+    """Where the index files of `store` go."""
+    location = str(getattr(store, "location", ""))
+    if location.startswith(("http://", "https://")) or location in ("", ":memory:"):
+        return _shared_folder(store)
+    path = Path(location)
+    folder = path.with_name(path.name + ".d") / "search"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if os.access(folder, os.W_OK):
+            return folder
+    except OSError:
+        pass
+    return _shared_folder(store)
+
+
+def index_path(store: Any, generation: str, base: str = DEFAULT_BASE) -> Path:
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", generation)[:80]
+    return index_folder(store) / f"{safe}-{_digest(base)}.sqlite"
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+
+class SearchIndex:
+    """One index file, read by any number of threads (a connection each)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._local = threading.local()
+
+    def _db(self) -> sqlite3.Connection:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True,
+                                 check_same_thread=False)
+            db.row_factory = sqlite3.Row
+            self._local.db = db
+        return db
+
+    @staticmethod
+    def _node(row: sqlite3.Row) -> dict[str, Any]:
+        return {"id": row["id"], "iri": row["iri"], "type": row["type"], "label": row["label"],
+                "support": row["support"]}
+
+    def node(self, key: str) -> dict[str, Any] | None:
+        row = self._db().execute("SELECT * FROM nodes WHERE id = ?", (key,)).fetchone()
+        return None if row is None else self._node(row)
+
+    def aliases(self, keys: Iterable[str]) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for key in keys:
+            out[key] = [r[0] for r in self._db().execute(
+                "SELECT text FROM names WHERE node = ? AND field = 'alias' ORDER BY ord", (key,))]
+        return out
+
+    def by_name(self, name: str) -> str | None:
+        """The best-supported node whose label or an alias is `name` (by graph.slug's key)."""
+        row = self._db().execute("""SELECT nodes.id FROM names JOIN nodes ON nodes.id = names.node
+WHERE names.key = ? ORDER BY nodes.support DESC, nodes.id LIMIT 1""",
+                                 (label_key(name),)).fetchone()
+        return None if row is None else str(row[0])
+
+    def papers(self, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
+        db = self._db()
+        total = db.execute("SELECT COUNT(*) FROM nodes WHERE type = 'paper'").fetchone()[0]
+        rows = db.execute("SELECT * FROM nodes WHERE type = 'paper' ORDER BY id LIMIT ? OFFSET ?",
+                          (limit, offset)).fetchall()
+        return int(total), [self._node(row) for row in rows]
+
+    def _matching(self, needle: str) -> tuple[str, list[Any]]:
+        """SQL selecting (rowid, score) of the names holding `needle`, with its parameters."""
+        if len(needle) >= 3:
+            phrase = '"' + needle.replace('"', '""') + '"'
+            return ("SELECT rowid, bm25(names_fts) AS score FROM names_fts "
+                    "WHERE names_fts MATCH ?", [phrase])
+        # Too short for trigrams: a scan, still in SQLite.
+        return "SELECT rowid, 0.0 AS score FROM names WHERE instr(folded, ?) > 0", [needle]
+
+    def entities(self, kind: str | None, q: str, limit: int
+                 ) -> tuple[int, list[dict[str, Any]]]:
+        """Entities (of one type, or all) whose label or an alias holds `q`, by support."""
+        types = [kind] if kind else list(ENTITY_TYPES)
+        where = f"type IN ({', '.join('?' * len(types))})"
+        params: list[Any] = list(types)
+        if q:
+            sql, extra = self._matching(_fold(q))
+            where += (f" AND id IN (SELECT names.node FROM ({sql}) AS m "
+                      "JOIN names ON names.rowid = m.rowid WHERE instr(names.folded, ?) > 0)")
+            params += [*extra, _fold(q)]
+        db = self._db()
+        total = db.execute(f"SELECT COUNT(*) FROM nodes WHERE {where}", params).fetchone()[0]
+        rows = db.execute(f"SELECT * FROM nodes WHERE {where} "
+                          "ORDER BY support DESC, sortlabel, id LIMIT ?",
+                          [*params, limit]).fetchall()
+        found = [self._node(row) for row in rows]
+        names = self.aliases(node["id"] for node in found)
+        return int(total), [{**node, "aliases": names[node["id"]]} for node in found]
+
+    def search(self, q: str, types: Sequence[str] | None, limit: int
+               ) -> tuple[int, list[dict[str, Any]]]:
+        """(number of nodes matched, the first `limit` of them ranked), each with the name
+        it matched by (`matched`: title, label or alias; `match`: a KINDS name; `text`)."""
+        needle = _fold(q)
+        sql, params = self._matching(needle)
+        word = _SEPARATORS.search(needle) is None
+        type_filter = ""
+        if types:
+            type_filter = f"WHERE nodes.type IN ({', '.join('?' * len(types))})"
+        query = f"""
+WITH m AS MATERIALIZED ({sql.replace("?", ":m")}),
+hits AS (
+  SELECT names.node AS node, names.field AS field, names.text AS text, m.score AS score,
+    CASE WHEN names.folded = :q THEN 0
+         WHEN substr(names.folded, 1, length(:q)) = :q THEN 1
+         WHEN :word AND instr(names.spaced, ' ' || :q) > 0 THEN 2
+         ELSE 3 END * 100000 + names.ord AS k
+  FROM m JOIN names ON names.rowid = m.rowid
+  WHERE instr(names.folded, :q) > 0
+), best AS (
+  SELECT node, field, text, MIN(k) AS k, MIN(score) AS score FROM hits GROUP BY node
+)
+SELECT nodes.*, best.field AS field, best.text AS text, best.k / 100000 AS kind,
+       COUNT(*) OVER () AS total
+FROM best JOIN nodes ON nodes.id = best.node {type_filter}
+ORDER BY kind, nodes.type = 'paper',
+  CASE WHEN nodes.type = 'paper' THEN best.score ELSE -nodes.support END,
+  nodes.sortlabel, nodes.id
+LIMIT :limit"""
+        named: dict[str, Any] = {"q": needle, "word": int(word), "m": params[0], "limit": limit}
+        if types:
+            # Positional type parameters cannot mix with named ones: name them.
+            for index, kind in enumerate(types):
+                named[f"t{index}"] = kind
+            query = query.replace(f"IN ({', '.join('?' * len(types))})",
+                                  f"IN ({', '.join(f':t{i}' for i in range(len(types)))})")
+        rows = self._db().execute(query, named).fetchall()
+        total = int(rows[0]["total"]) if rows else 0
+        return total, [{**self._node(row), "matched": row["field"],
+                        "match": KINDS[int(row["kind"])], "text": row["text"]} for row in rows]
+
+    def close(self) -> None:
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+            self._local.db = None
+
+
+_OPEN: dict[Path, SearchIndex] = {}
+_OPEN_LOCK = threading.Lock()
+_BUILD_LOCK = threading.Lock()
+
+
+def ensure_index(store: Any, base: str = DEFAULT_BASE, generation: str | None = None) -> Path:
+    """The index file of the store's current generation, built first if there is none."""
+    generation = generation if generation is not None else str(store.generation())
+    path = index_path(store, generation, base)
+    if path.exists():
+        return path
+    with _BUILD_LOCK, _file_lock(path.with_name(path.name + ".lock")):
+        if not path.exists():
+            build(store, path, base)
+            _remove_stale(path)
+    return path
+
+
+def open_index(store: Any, base: str = DEFAULT_BASE, generation: str | None = None
+               ) -> SearchIndex:
+    path = ensure_index(store, base, generation)
+    with _OPEN_LOCK:
+        index = _OPEN.get(path)
+        if index is None:
+            index = _OPEN[path] = SearchIndex(path)
+        return index
+
+
+@contextlib.contextmanager
+def _file_lock(path: Path) -> Iterator[None]:
+    try:
+        handle = open(path, "wb")  # noqa: SIM115
+    except OSError as exc:
+        raise StoreError(f"cannot write the search index at {path.parent}: {exc}") from None
+    with handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def _remove_stale(current: Path) -> None:
+    """Index files of older generations in the same folder, but the newest one before this
+    (a server may still read it until it sees the new generation)."""
+    others = sorted((p for p in current.parent.glob("*.sqlite") if p != current),
+                    key=lambda p: p.stat().st_mtime)
+    for path in others[:-1]:
+        with contextlib.suppress(OSError):
+            path.unlink()
+            path.with_name(path.name + ".lock").unlink(missing_ok=True)

@@ -1,0 +1,419 @@
+"""Graph questions answered from the store itself, by bounded SPARQL queries.
+
+The graph is the one graph.network describes: papers and entities as nodes, a paper → entity
+link as an edge (several link names on one edge when a paper links an entity more than one
+way), node ids "type/slug" under the base. Nothing here reads the whole graph: a neighbourhood
+walks breadth-first with one query per hop (VALUES of the frontier), a path walks from both
+ends, similar papers and co-occurring entities are aggregates the store computes. So the cost
+of a question grows with the part of the graph it touches, not with the store, and the same
+queries run on the embedded store and on a remote SPARQL server.
+
+A hop reads at most HOP_CAP links; past that the walk stops there and says it was truncated
+(a hub such as a metric that thousands of papers report). Node descriptions (label, type,
+support) are cached per store generation in a bounded LRU, so a warm question costs its link
+queries only.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from pyoxigraph import NamedNode
+
+from graph.errors import PaperkgError
+from graph.namespaces import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
+
+LINKS = ("proposes", "usesMethod", "usesDataset", "usesModel", "addressesTask",
+         "reportsMetric", "inDomain")
+ENTITY_TYPES = ("method", "dataset", "model", "task", "metric", "domain")
+NODE_TYPES = ("paper", *ENTITY_TYPES)
+CLASS_TYPES = {PKG + "Paper": "paper", **{PKG + t.capitalize(): t for t in ENTITY_TYPES}}
+#: Links one hop may read; a walk that meets more stops there, truncated.
+HOP_CAP = 5000
+#: Nodes a path search may visit from both ends together before it gives up.
+PATH_VISIT_CAP = 20000
+#: Longest path looked for (hops).
+PATH_MAX_HOPS = 8
+#: IRIs per VALUES block: keeps each query's text small for any server.
+CHUNK = 400
+#: Node descriptions kept per store (LRU).
+DESCRIBE_CACHE = 50_000
+
+_LINK_VALUES = " ".join(f"<{PKG}{name}>" for name in LINKS)
+_CLASS_VALUES = " ".join(f"<{iri}>" for iri in CLASS_TYPES)
+_PAPER = f"<{PKG}Paper>"
+_ORDER = {name: index for index, name in enumerate(LINKS)}
+
+
+class UnknownNode(PaperkgError):
+    """A node that is malformed or not in the graph."""
+
+
+def node_id(iri: str, base: str = DEFAULT_BASE) -> str:
+    """"type/slug" for an IRI under `base`, else the IRI itself."""
+    return iri[len(base):] if iri.startswith(base) else iri
+
+
+def node_iri(node: str, base: str = DEFAULT_BASE) -> str:
+    return node if node.startswith(("http://", "https://")) else base + node
+
+
+_IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^<>\"{}|^`\\\x00-\x20\x7f]*$")
+
+
+def _safe(iri: str) -> bool:
+    """An absolute IRI that can go between <> in a query as it is."""
+    if _IRI.match(iri) is None:
+        return False
+    try:
+        NamedNode(iri)  # Oxigraph's IRI check: the code points RFC 3987 allows where
+    except ValueError:
+        return False
+    return True
+
+
+def _values(iris: Iterable[str]) -> str:
+    return " ".join(f"<{iri}>" for iri in iris)
+
+
+def _chunks(items: Sequence[str], size: int = CHUNK) -> Iterable[Sequence[str]]:
+    for start in range(0, len(items), size):
+        yield items[start:start + size]
+
+
+def _rows(store: Any, sparql: str) -> Iterable[list[str | None]]:
+    for row in store.query(sparql):
+        yield [None if term is None else term.value for term in row]
+
+
+def _number(value: str | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        return int(float(value))
+    except ValueError:
+        return None
+
+
+class _Descriptions:
+    """Per store: an LRU of node descriptions, dropped when the store's generation changes."""
+
+    def __init__(self) -> None:
+        self.generation = ""
+        self.items: OrderedDict[str, dict[str, Any] | None] = OrderedDict()
+        self.lock = threading.Lock()
+
+
+_CACHES: dict[str, _Descriptions] = {}
+_CACHES_LOCK = threading.Lock()
+
+
+def _cache(store: Any, generation: str) -> _Descriptions:
+    with _CACHES_LOCK:
+        cache = _CACHES.setdefault(str(store.location), _Descriptions())
+    with cache.lock:
+        if cache.generation != generation:
+            cache.generation = generation
+            cache.items.clear()
+    return cache
+
+
+class StoreGraph:
+    """The graph of one store at one generation: node descriptions and walks, by SPARQL."""
+
+    def __init__(self, store: Any, base: str = DEFAULT_BASE,
+                 generation: str | None = None) -> None:
+        self.store = store
+        self.base = base
+        self.generation = generation if generation is not None else str(store.generation())
+        self._cache = _cache(store, self.generation)
+
+    # -- nodes --------------------------------------------------------------------------------
+
+    def describe(self, iris: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """{iri: {id, iri, type, label, support}} for the IRIs that are nodes of the graph
+        (typed papers and entities, and entities a paper links without describing them)."""
+        wanted = [iri for iri in dict.fromkeys(iris) if _safe(iri)]
+        found: dict[str, dict[str, Any]] = {}
+        missing = []
+        with self._cache.lock:
+            for iri in wanted:
+                if iri in self._cache.items:
+                    self._cache.items.move_to_end(iri)
+                    hit = self._cache.items[iri]
+                    if hit is not None:
+                        found[iri] = hit
+                else:
+                    missing.append(iri)
+        fresh: dict[str, dict[str, Any] | None] = dict.fromkeys(missing)
+        for part in _chunks(missing):
+            fresh.update(self._read_nodes(part))
+        with self._cache.lock:
+            for iri, value in fresh.items():
+                self._cache.items[iri] = value
+                if value is not None:
+                    found[iri] = value
+            while len(self._cache.items) > DESCRIBE_CACHE:
+                self._cache.items.popitem(last=False)
+        return found
+
+    def _read_nodes(self, iris: Sequence[str]) -> dict[str, dict[str, Any]]:
+        values = _values(iris)
+        nodes: dict[str, dict[str, Any]] = {}
+        for iri, cls, title, label, pref, support in sorted(_rows(self.store, f"""
+SELECT ?n ?c (SAMPLE(?t) AS ?title) (SAMPLE(?l) AS ?label) (SAMPLE(?pl) AS ?pref)
+       (MAX(?s) AS ?support) WHERE {{
+  VALUES ?n {{ {values} }} VALUES ?c {{ {_CLASS_VALUES} }} ?n a ?c .
+  OPTIONAL {{ ?n <{DCTERMS}title> ?t }} OPTIONAL {{ ?n <{RDFS}label> ?l }}
+  OPTIONAL {{ ?n <{SKOS}prefLabel> ?pl }} OPTIONAL {{ ?n <{PKG}support> ?s }}
+}} GROUP BY ?n ?c"""), key=lambda row: [v or "" for v in row], reverse=True):
+            key = node_id(str(iri), self.base)
+            nodes[str(iri)] = {"id": key, "iri": iri, "type": CLASS_TYPES[str(cls)],
+                          "label": title or label or pref or key.rsplit("/", 1)[-1],
+                          "support": _number(support)}
+        # Entities a paper links but the store does not describe: typed by their IRI.
+        untyped = [iri for iri in iris if iri not in nodes]
+        if untyped:
+            for (iri,) in _rows(self.store, f"""SELECT DISTINCT ?e WHERE {{
+  VALUES ?e {{ {_values(untyped)} }} VALUES ?r {{ {_LINK_VALUES} }} ?p ?r ?e . ?p a {_PAPER} }}"""):
+                key = node_id(str(iri), self.base)
+                kind = key.split("/", 1)[0]
+                nodes[str(iri)] = {"id": key, "iri": iri,
+                                   "type": kind if kind in ENTITY_TYPES else "entity",
+                                   "label": key.rsplit("/", 1)[-1], "support": None}
+        papers = [iri for iri, node in nodes.items() if node["type"] == "paper"]
+        counted = [iri for iri, node in nodes.items()
+                   if node["type"] != "paper" and node["support"] is None]
+        for iri in papers:
+            nodes[iri]["support"] = 0
+        if papers:
+            for iri, count in _rows(self.store, f"""SELECT ?n (COUNT(DISTINCT ?e) AS ?d) WHERE {{
+  VALUES ?n {{ {_values(papers)} }} VALUES ?r {{ {_LINK_VALUES} }} ?n ?r ?e . FILTER(isIRI(?e))
+}} GROUP BY ?n"""):
+                nodes[str(iri)]["support"] = _number(count) or 0
+        for iri in counted:
+            nodes[iri]["support"] = 0
+        if counted:
+            for iri, count in _rows(self.store, f"""SELECT ?n (COUNT(DISTINCT ?p) AS ?d) WHERE {{
+  VALUES ?n {{ {_values(counted)} }} VALUES ?r {{ {_LINK_VALUES} }} ?p ?r ?n . ?p a {_PAPER}
+}} GROUP BY ?n"""):
+                nodes[str(iri)]["support"] = _number(count) or 0
+        return nodes
+
+    def node(self, key: str) -> dict[str, Any] | None:
+        """The description of a node id ("type/slug") or IRI; None when it is not a node."""
+        iri = node_iri(key, self.base)
+        return self.describe([iri]).get(iri)
+
+    def aliases(self, iris: Iterable[str]) -> dict[str, list[str]]:
+        wanted = [iri for iri in dict.fromkeys(iris) if _safe(iri)]
+        out: dict[str, list[str]] = {iri: [] for iri in wanted}
+        for part in _chunks(wanted):
+            for iri, alias in _rows(self.store, f"""SELECT ?n ?a WHERE {{
+  VALUES ?n {{ {_values(part)} }} ?n <{SKOS}altLabel> ?a }}"""):
+                out[str(iri)].append(str(alias))
+        return {iri: sorted(names) for iri, names in out.items()}
+
+    # -- links --------------------------------------------------------------------------------
+
+    def links(self, iris: Sequence[str], cap: int = HOP_CAP
+              ) -> tuple[list[tuple[str, str, str]], bool]:
+        """The links (paper, relation name, entity) touching `iris` either way, at most `cap`
+        of them; and whether the cap cut them short."""
+        wanted = [iri for iri in iris if _safe(iri)]
+        found: list[tuple[str, str, str]] = []
+        # Two plain queries rather than a UNION with BIND: every server plans these well.
+        patterns = (f"VALUES ?p {{ {{}} }} ?p ?r ?e . ?p a {_PAPER} FILTER(isIRI(?e))",
+                    f"VALUES ?e {{ {{}} }} ?p ?r ?e . ?p a {_PAPER}")
+        for pattern in patterns:
+            for part in _chunks(wanted):
+                where = pattern.replace("{}", _values(part), 1)
+                rows = _rows(self.store, f"""SELECT ?p ?r ?e WHERE {{
+  VALUES ?r {{ {_LINK_VALUES} }} {where} }} LIMIT {cap + 1 - len(found)}""")
+                found.extend((str(p), str(r)[len(PKG):], str(e)) for p, r, e in rows)
+                if len(found) > cap:
+                    return found[:cap], True
+        return found, False
+
+    def edges_among(self, iris: Iterable[str]) -> list[dict[str, str]]:
+        """Edges between the given nodes, one per link name, sorted."""
+        chosen = set(iris)
+        papers = [iri for iri in chosen if _safe(iri)]
+        edges = set()
+        for part in _chunks(sorted(papers)):
+            for paper, relation, entity in _rows(self.store, f"""SELECT ?p ?r ?e WHERE {{
+  VALUES ?p {{ {_values(part)} }} VALUES ?r {{ {_LINK_VALUES} }} ?p ?r ?e . ?p a {_PAPER} }}"""):
+                if entity in chosen:
+                    edges.add((node_id(str(paper), self.base), node_id(str(entity), self.base),
+                               str(relation)[len(PKG):]))
+        return [{"source": s, "target": t, "relation": r} for s, t, r in sorted(edges)]
+
+    # -- questions ----------------------------------------------------------------------------
+
+    def neighbourhood(self, centre: str, *, depth: int = 1,
+                      types: Iterable[str] | None = None,
+                      limit: int = 200) -> tuple[list[dict[str, Any]], list[dict[str, str]], bool]:
+        """(nodes, edges, truncated): nodes within `depth` hops of the node `centre` (an IRI),
+        edges either way, at most `limit` nodes, as graph.network.neighbourhood walks them:
+        `types` keeps only nodes of those types (the centre stays) and the walk goes through
+        kept nodes only; nearer nodes first, then more support, then id."""
+        wanted = set(types) if types else None
+        kept = [centre]
+        seen = {centre}
+        frontier = [centre]
+        truncated = False
+        for _ in range(depth):
+            found, capped = self.links(frontier)
+            level_iris = set()
+            for paper, _relation, entity in found:
+                for other in (paper, entity):
+                    if other not in seen:
+                        level_iris.add(other)
+            described = self.describe(sorted(level_iris))
+            level = [iri for iri in level_iris if iri in described
+                     and (wanted is None or described[iri]["type"] in wanted)]
+            if not level:
+                truncated = truncated or capped
+                break
+            ranked = sorted(level, key=lambda iri: (-int(described[iri]["support"] or 0),
+                                                    described[iri]["id"]))
+            room = limit - len(kept)
+            if len(ranked) > room:
+                kept.extend(ranked[:room])
+                truncated = True
+                break
+            kept.extend(ranked)
+            seen.update(ranked)
+            frontier = ranked
+            if capped:
+                truncated = True
+                break
+        nodes = self.describe(kept)
+        return ([nodes[iri] for iri in kept], self.edges_among(kept), truncated)
+
+    def shortest_paths(self, source: str, target: str, *, max_paths: int = 5) -> list[list[str]]:
+        """Up to `max_paths` shortest paths between two node IRIs (edges either way), as lists
+        of node ids in sorted order; [] when there is none within PATH_MAX_HOPS hops or the
+        search would visit more than PATH_VISIT_CAP nodes."""
+        if source == target:
+            return [[node_id(source, self.base)]]
+        # Each side: node -> its parents one hop nearer to that side's start.
+        parents = ({source: []}, {target: []})
+        frontiers = ([source], [target])
+        for _ in range(PATH_MAX_HOPS):
+            side = 0 if len(frontiers[0]) <= len(frontiers[1]) else 1
+            if not frontiers[side]:
+                return []
+            found, capped = self.links(frontiers[side], cap=PATH_VISIT_CAP)
+            if capped:
+                return []
+            mine, other = parents[side], parents[1 - side]
+            frontier = set(frontiers[side])
+            level: dict[str, list[str]] = {}
+            for paper, _relation, entity in found:
+                for near, far in ((paper, entity), (entity, paper)):
+                    if near in frontier and far not in mine:
+                        level.setdefault(far, []).append(near)
+            if not level:
+                return []
+            for node, near in level.items():
+                mine[node] = sorted(set(near))
+            meeting = [node for node in level if node in other]
+            if meeting:
+                return self._join(meeting, parents, max_paths)
+            if sum(len(p) for p in parents) > PATH_VISIT_CAP:
+                return []
+            frontiers = (sorted(level), frontiers[1]) if side == 0 else (frontiers[0], sorted(level))
+        return []
+
+    def _join(self, meeting: list[str], parents: tuple[dict[str, list[str]], ...],
+              max_paths: int) -> list[list[str]]:
+        def walks(node: str, tree: dict[str, list[str]]) -> list[list[str]]:
+            if not tree[node]:
+                return [[node]]
+            return [[*walk, node] for parent in tree[node] for walk in walks(parent, tree)]
+
+        def depth(node: str, tree: dict[str, list[str]]) -> int:
+            steps = 0
+            while tree[node]:
+                node, steps = tree[node][0], steps + 1
+            return steps
+
+        best = min(depth(m, parents[0]) + depth(m, parents[1]) for m in meeting)
+        paths = []
+        for middle in meeting:
+            if depth(middle, parents[0]) + depth(middle, parents[1]) != best:
+                continue
+            for head, tail in itertools.product(walks(middle, parents[0]),
+                                                walks(middle, parents[1])):
+                paths.append([node_id(n, self.base) for n in [*head, *reversed(tail[:-1])]])
+                if len(paths) >= 10_000:
+                    break
+        return sorted(paths)[:max_paths]
+
+    def paper_count(self) -> int:
+        rows = list(_rows(self.store, f"SELECT (COUNT(?p) AS ?n) WHERE {{ ?p a {_PAPER} }}"))
+        return _number(rows[0][0]) or 0 if rows else 0
+
+    def similar_papers(self, paper: str, *, k: int = 10,
+                       papers: int | None = None) -> list[dict[str, Any]]:
+        """Papers sharing the most entities with the paper IRI `paper`, each shared entity
+        weighted by log(papers / papers linking it) (rare entities count more)."""
+        total = papers if papers is not None else self.paper_count()
+        degrees = {str(e): _number(n) or 0 for e, n in _rows(self.store, f"""
+SELECT ?e (COUNT(DISTINCT ?o) AS ?n) WHERE {{
+  VALUES ?r {{ {_LINK_VALUES} }} <{paper}> ?r ?e . FILTER(isIRI(?e))
+  VALUES ?r2 {{ {_LINK_VALUES} }} ?o ?r2 ?e . ?o a {_PAPER} }} GROUP BY ?e""")}
+        weights = {e: math.log(total / n) if n else 0.0 for e, n in degrees.items()}
+        if not weights:
+            return []
+        rows = " ".join(f"(<{e}> {w!r})" for e, w in sorted(weights.items()) if _safe(e))
+        scored = sorted(((str(o), float(s or 0)) for o, s in _rows(self.store, f"""
+SELECT ?o (SUM(?w) AS ?score) WHERE {{
+  {{ SELECT DISTINCT ?o ?e ?w WHERE {{
+    VALUES (?e ?w) {{ {rows} }} VALUES ?r {{ {_LINK_VALUES} }} ?o ?r ?e . ?o a {_PAPER}
+    FILTER(?o != <{paper}>) }} }}
+}} GROUP BY ?o""")), key=lambda item: (-item[1], item[0]))
+        # The store's sums pick the candidates; the order and scores are Python's float sums
+        # of the same weights, so they do not depend on how a server adds up.
+        shared = self._shared([o for o, _ in scored[:2 * k + 10]], weights)
+        exact = {o: sum(weights[e] for e in entities) for o, entities in shared.items()}
+        ranked = sorted(exact, key=lambda o: (-exact[o], node_id(o, self.base)))[:k]
+        nodes = self.describe(ranked)
+        return [{**nodes[o], "score": round(exact[o], 6),
+                 "shared": sorted(node_id(e, self.base) for e in shared[o])} for o in ranked]
+
+    def _shared(self, papers: list[str], weights: dict[str, float]) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {p: [] for p in papers}
+        for part in _chunks(papers):
+            for paper, entity in _rows(self.store, f"""SELECT DISTINCT ?p ?e WHERE {{
+  VALUES ?p {{ {_values(part)} }} VALUES ?r {{ {_LINK_VALUES} }} ?p ?r ?e }}"""):
+                if entity in weights:
+                    out[str(paper)].append(str(entity))
+        return {p: sorted(es) for p, es in out.items()}
+
+    def papers_of(self, entity: str) -> list[tuple[str, list[str]]]:
+        """(paper IRI, link names in link order) of every paper linking the entity IRI."""
+        relations: dict[str, list[str]] = {}
+        for paper, relation in _rows(self.store, f"""SELECT ?p ?r WHERE {{
+  VALUES ?r {{ {_LINK_VALUES} }} ?p ?r <{entity}> . ?p a {_PAPER} }}"""):
+            relations.setdefault(str(paper), []).append(str(relation)[len(PKG):])
+        return sorted(((p, sorted(set(r), key=_ORDER.__getitem__))
+                       for p, r in relations.items()), key=lambda x: node_id(x[0], self.base))
+
+    def cooccurring(self, entity: str, *, limit: int = 20) -> list[dict[str, Any]]:
+        """Entities that share papers with the entity IRI, by the number of shared papers."""
+        rows = [(str(o), _number(n) or 0) for o, n in _rows(self.store, f"""
+SELECT ?o (COUNT(DISTINCT ?p) AS ?n) WHERE {{
+  VALUES ?r {{ {_LINK_VALUES} }} ?p ?r <{entity}> . ?p a {_PAPER}
+  VALUES ?r2 {{ {_LINK_VALUES} }} ?p ?r2 ?o . FILTER(isIRI(?o) && ?o != <{entity}>)
+}} GROUP BY ?o ORDER BY DESC(?n) ?o LIMIT {int(limit)}""")]
+        rows.sort(key=lambda row: (-row[1], node_id(row[0], self.base)))
+        nodes = self.describe(o for o, _ in rows)
+        return [{**nodes[o], "papers": n} for o, n in rows if o in nodes]
