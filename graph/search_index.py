@@ -101,19 +101,19 @@ def build(store: Any, path: str | os.PathLike, base: str = DEFAULT_BASE) -> Path
     db = sqlite3.connect(partial)
     try:
         db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;" + _SCHEMA)
-        classes = " ".join(f"<{iri}>" for iri in CLASS_TYPES)
+        classes = ", ".join(f"<{iri}>" for iri in CLASS_TYPES)
         _insert(db, "INSERT INTO typed VALUES (?, ?)",
                 ((n, CLASS_TYPES[c]) for n, c in _rows(
-                    store, f"SELECT ?n ?c WHERE {{ VALUES ?c {{ {classes} }} ?n a ?c }}")))
+                    store, f"SELECT ?n ?c WHERE {{ ?n a ?c . FILTER(?c IN ({classes})) }}")))
         for kind, predicate in (("title", DCTERMS + "title"), ("label", RDFS + "label"),
                                 ("pref", SKOS + "prefLabel"), ("support", PKG + "support"),
                                 ("alias", SKOS + "altLabel")):
             _insert(db, "INSERT INTO prop VALUES (?, ?, ?)",
                     ((n, kind, v) for n, v in _rows(
                         store, f"SELECT ?n ?v WHERE {{ ?n <{predicate}> ?v }}")))
-        links = " ".join(f"<{PKG}{name}>" for name in LINKS)
-        _insert(db, "INSERT INTO link VALUES (?, ?)", _rows(store, f"""SELECT ?p ?e WHERE {{
-  VALUES ?r {{ {links} }} ?p ?r ?e . FILTER(isIRI(?e)) }}"""))
+        for name in LINKS:  # one plain pattern each: a scan of one predicate
+            _insert(db, "INSERT INTO link VALUES (?, ?)", _rows(store, f"""SELECT ?p ?e WHERE {{
+  ?p <{PKG}{name}> ?e . FILTER(isIRI(?e)) }}"""))
         db.executescript(_ASSEMBLE)
         _fill_nodes(db, base)
         db.executescript("""
