@@ -360,6 +360,10 @@ def ensure_index(store: Any, base: str = DEFAULT_BASE, generation: str | None = 
     path = index_path(store, generation, base)
     if path.exists():
         return path
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot write the search index at {path.parent}: {exc}") from None
     with _BUILD_LOCK, _file_lock(path.with_name(path.name + ".lock")):
         if not path.exists():
             build(store, path, base)

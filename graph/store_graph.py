@@ -182,7 +182,7 @@ SELECT ?n ?p ?v (isIRI(?v) AS ?i) WHERE {{
                 if value in CLASS_TYPES:
                     fact["classes"].add(value)
             elif predicate in _LINK_IRIS:
-                if is_iri == "true":
+                if is_iri in ("true", "1"):
                     fact["links"].add(value)
             elif predicate == PKG + "support":
                 number = _number(value)
