@@ -26,6 +26,7 @@ from api import services
 from api.errors import ApiError
 from graph import search_index
 from graph.errors import StoreError
+from graph.index_graph import IndexGraph
 from graph.namespaces import DCTERMS, PKG, PREFIXES, RDFS, SCHEMA, SKOS
 from graph.store_graph import ENTITY_TYPES, LINKS, NODE_TYPES, StoreGraph, node_id, node_iri
 
@@ -62,7 +63,13 @@ def _generation() -> str:
 
 
 def _graph() -> StoreGraph:
-    return StoreGraph(services().store, _base(), _generation())
+    """The graph questions: from the search index's tables when the index of this generation
+    is built, else by SPARQL (the same answers) while it is built on a thread of its own."""
+    generation = _generation()
+    index = search_index.ready_index(services().store, _base(), generation)
+    if index is not None:
+        return IndexGraph(services().store, index, _base(), generation)
+    return StoreGraph(services().store, _base(), generation)
 
 
 def _index() -> search_index.SearchIndex:

@@ -6,7 +6,7 @@ an index lookup instead of a pass over the store. It is built from the store wit
 streamed SPARQL (no query groups the whole graph), the same way for the embedded store and a
 remote SPARQL server, and kept on disk: a server's memory does not grow with the graph.
 
-Where it lives: beside an embedded store (`<store>.d/search/<generation>-<base>.sqlite`, so a
+Where it lives: beside an embedded store (`<store>.search/<generation>-….sqlite`, so a
 build can write it and every server process reads the same file), else (a remote store, an
 in-memory store, or a store folder the process cannot write) under the temporary folder,
 `paperkg-search/`. A new generation of the store gets a new file, built the first time it is
@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import logging
 import os
 import re
 import sqlite3
@@ -32,12 +33,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from graph.errors import StoreError
+from graph.errors import PaperkgError, StoreError
 from graph.namespaces import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
 from graph.slug import label_key
 from graph.store_graph import CLASS_TYPES, ENTITY_TYPES, LINKS, node_id
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 _SEPARATORS = re.compile(r"[\s\-_/]+")
 _BATCH = 5000
 KINDS = ("exact", "prefix", "word", "substring")
@@ -46,7 +47,7 @@ _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE typed (iri TEXT, type TEXT);
 CREATE TABLE prop (iri TEXT, kind TEXT, value TEXT);
-CREATE TABLE link (paper TEXT, entity TEXT);
+CREATE TABLE link (paper TEXT, entity TEXT, rel INTEGER);
 CREATE TABLE nodes (id TEXT PRIMARY KEY, iri TEXT, type TEXT, label TEXT, support INTEGER,
                     sortlabel TEXT);
 CREATE TABLE names (rowid INTEGER PRIMARY KEY, node TEXT, ord INTEGER, field TEXT, text TEXT,
@@ -58,12 +59,12 @@ CREATE INDEX typed_iri ON typed (iri);
 CREATE INDEX prop_iri ON prop (iri, kind);
 CREATE TABLE papers AS SELECT DISTINCT iri FROM typed WHERE type = 'paper';
 CREATE UNIQUE INDEX papers_iri ON papers (iri);
-CREATE TABLE plink AS SELECT DISTINCT paper, entity FROM link
-    WHERE paper IN (SELECT iri FROM papers);
-CREATE INDEX plink_paper ON plink (paper);
-CREATE INDEX plink_entity ON plink (entity);
+CREATE TABLE edges AS SELECT paper, entity, SUM(DISTINCT 1 << rel) AS rels FROM link
+    WHERE paper IN (SELECT iri FROM papers) GROUP BY paper, entity;
+CREATE INDEX edges_paper ON edges (paper);
+CREATE INDEX edges_entity ON edges (entity);
 CREATE TABLE chosen AS SELECT iri, MAX(type) AS type FROM typed GROUP BY iri;
-INSERT INTO chosen SELECT DISTINCT entity, NULL FROM plink
+INSERT INTO chosen SELECT DISTINCT entity, NULL FROM edges
     WHERE entity NOT IN (SELECT iri FROM chosen);
 """
 
@@ -111,14 +112,16 @@ def build(store: Any, path: str | os.PathLike, base: str = DEFAULT_BASE) -> Path
             _insert(db, "INSERT INTO prop VALUES (?, ?, ?)",
                     ((n, kind, v) for n, v in _rows(
                         store, f"SELECT ?n ?v WHERE {{ ?n <{predicate}> ?v }}")))
-        for name in LINKS:  # one plain pattern each: a scan of one predicate
-            _insert(db, "INSERT INTO link VALUES (?, ?)", _rows(store, f"""SELECT ?p ?e WHERE {{
-  ?p <{PKG}{name}> ?e . FILTER(isIRI(?e)) }}"""))
+        for order, name in enumerate(LINKS):  # one plain pattern each: a predicate's scan
+            _insert(db, "INSERT INTO link VALUES (?, ?, ?)",
+                    ((p, e, order) for p, e in _rows(store, f"""SELECT ?p ?e WHERE {{
+  ?p <{PKG}{name}> ?e . FILTER(isIRI(?e)) }}""")))
         db.executescript(_ASSEMBLE)
         _fill_nodes(db, base)
         db.executescript("""
-DROP TABLE typed; DROP TABLE prop; DROP TABLE link; DROP TABLE papers; DROP TABLE plink;
-DROP TABLE chosen;
+DROP TABLE typed; DROP TABLE prop; DROP TABLE link; DROP TABLE papers; DROP TABLE chosen;
+CREATE UNIQUE INDEX nodes_iri ON nodes (iri);
+CREATE INDEX nodes_papers ON nodes (type, id);
 CREATE INDEX nodes_rank ON nodes (type, support DESC, sortlabel, id);
 CREATE INDEX names_key ON names (key);
 CREATE INDEX names_node ON names (node);
@@ -127,6 +130,7 @@ CREATE VIRTUAL TABLE names_fts USING fts5 (folded, content='names', content_rowi
 INSERT INTO names_fts (names_fts) VALUES ('rebuild');
 """)
         db.execute("INSERT INTO meta VALUES ('schema', ?), ('base', ?)", (SCHEMA_VERSION, base))
+        db.execute("INSERT INTO meta SELECT 'papers', COUNT(*) FROM nodes WHERE type = 'paper'")
         db.commit()
         db.execute("VACUUM")
     except BaseException:
@@ -148,8 +152,8 @@ SELECT c.iri, c.type,
   (SELECT MIN(value) FROM prop WHERE prop.iri = c.iri AND kind = 'label'),
   (SELECT MIN(value) FROM prop WHERE prop.iri = c.iri AND kind = 'pref'),
   (SELECT MAX(CAST(value AS REAL)) FROM prop WHERE prop.iri = c.iri AND kind = 'support'),
-  (SELECT COUNT(*) FROM plink WHERE plink.paper = c.iri),
-  (SELECT COUNT(*) FROM plink WHERE plink.entity = c.iri)
+  (SELECT COUNT(*) FROM edges WHERE edges.paper = c.iri),
+  (SELECT COUNT(*) FROM edges WHERE edges.entity = c.iri)
 FROM chosen AS c""")
     nodes: list[tuple[Any, ...]] = []
     names: list[tuple[Any, ...]] = []
@@ -207,7 +211,8 @@ def index_folder(store: Any) -> Path:
     if location.startswith(("http://", "https://")) or location in ("", ":memory:"):
         return _shared_folder(store)
     path = Path(location)
-    folder = path.with_name(path.name + ".d") / "search"
+    # Beside the store, not in its generations folder (store.d/), which holds generations only.
+    folder = path.with_name(path.name + ".search")
     try:
         folder.mkdir(parents=True, exist_ok=True)
         if os.access(folder, os.W_OK):
@@ -219,7 +224,7 @@ def index_folder(store: Any) -> Path:
 
 def index_path(store: Any, generation: str, base: str = DEFAULT_BASE) -> Path:
     safe = re.sub(r"[^A-Za-z0-9._-]", "_", generation)[:80]
-    return index_folder(store) / f"{safe}-{_digest(base)}.sqlite"
+    return index_folder(store) / f"{safe}-{_digest(base)}-v{SCHEMA_VERSION}.sqlite"
 
 
 # -- reading -----------------------------------------------------------------------------------
@@ -266,7 +271,7 @@ WHERE names.key = ? ORDER BY nodes.support DESC, nodes.id LIMIT 1""",
 
     def papers(self, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
         db = self._db()
-        total = db.execute("SELECT COUNT(*) FROM nodes WHERE type = 'paper'").fetchone()[0]
+        total = db.execute("SELECT value FROM meta WHERE key = 'papers'").fetchone()[0]
         rows = db.execute("SELECT * FROM nodes WHERE type = 'paper' ORDER BY id LIMIT ? OFFSET ?",
                           (limit, offset)).fetchall()
         return int(total), [self._node(row) for row in rows]
@@ -350,6 +355,8 @@ LIMIT :limit"""
 
 
 _OPEN: dict[Path, SearchIndex] = {}
+_BUILDING: set[Path] = set()
+_LOG = logging.getLogger(__name__)
 _OPEN_LOCK = threading.Lock()
 _BUILD_LOCK = threading.Lock()
 
@@ -373,7 +380,35 @@ def ensure_index(store: Any, base: str = DEFAULT_BASE, generation: str | None = 
 
 def open_index(store: Any, base: str = DEFAULT_BASE, generation: str | None = None
                ) -> SearchIndex:
-    path = ensure_index(store, base, generation)
+    """The index of the store's current generation, built first (and waited for) if needed."""
+    return _opened(ensure_index(store, base, generation))
+
+
+def ready_index(store: Any, base: str, generation: str) -> SearchIndex | None:
+    """The index of that generation if it is built; None (and its build started on a
+    thread of its own) if not."""
+    path = index_path(store, generation, base)
+    if path.exists():
+        return _opened(path)
+    with _OPEN_LOCK:
+        if path in _BUILDING:
+            return None
+        _BUILDING.add(path)
+
+    def run() -> None:
+        try:
+            ensure_index(store, base, generation)
+        except PaperkgError as exc:  # the next request tries again; meanwhile SPARQL answers
+            _LOG.warning("could not build the search index of %s: %s", store.location, exc)
+        finally:
+            with _OPEN_LOCK:
+                _BUILDING.discard(path)
+
+    threading.Thread(target=run, name="paperkg-search-index", daemon=True).start()
+    return None
+
+
+def _opened(path: Path) -> SearchIndex:
     with _OPEN_LOCK:
         index = _OPEN.get(path)
         if index is None:

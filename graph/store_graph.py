@@ -238,10 +238,11 @@ SELECT ?n ?p ?v (isIRI(?v) AS ?i) WHERE {{
 
     # -- links --------------------------------------------------------------------------------
 
-    def links(self, iris: Sequence[str], cap: int = HOP_CAP
+    def links(self, iris: Sequence[str], cap: int | None = None
               ) -> tuple[list[tuple[str, str, str]], bool]:
         """The links (paper, relation name, entity) touching `iris` either way, at most `cap`
-        of them; and whether the cap cut them short."""
+        (HOP_CAP) of them; and whether the cap cut them short."""
+        cap = HOP_CAP if cap is None else cap
         wanted = [iri for iri in iris if _safe(iri)]
         found: list[tuple[str, str, str]] = []
         # Two plain queries rather than a UNION with BIND: every server plans these well.
@@ -383,13 +384,28 @@ LIMIT {cap + 1 - len(found)}""")
         """Papers sharing the most entities with the paper IRI `paper`, each shared entity
         weighted by log(papers / papers linking it) (rare entities count more)."""
         total = papers if papers is not None else self.paper_count()
-        linked = [str(e) for (e,) in _rows(self.store, f"""SELECT DISTINCT ?e WHERE {{
-  <{paper}> ?r ?e . FILTER(?r IN ({_LINK_SET}) && isIRI(?e)) }}""")]
         # An entity's support is the number of papers linking it (stored, or counted).
-        degrees = {e: int(node["support"] or 0) for e, node in self.describe(linked).items()}
+        degrees = {e: int(node["support"] or 0)
+                   for e, node in self.describe(self._linked(paper)).items()}
         weights = {e: math.log(total / n) if n else 0.0 for e, n in degrees.items()}
         if not weights:
             return []
+        scored = self._scored(paper, weights, 2 * k + 10)
+        # The store's sums pick the candidates; the order and scores are Python's float sums
+        # of the same weights, so they do not depend on how a server adds up.
+        shared = self._shared(scored, weights)
+        exact = {o: sum(weights[e] for e in entities) for o, entities in shared.items()}
+        ranked = sorted(exact, key=lambda o: (-exact[o], node_id(o, self.base)))[:k]
+        nodes = self.describe(ranked)
+        return [{**nodes[o], "score": round(exact[o], 6),
+                 "shared": sorted(node_id(e, self.base) for e in shared[o])} for o in ranked]
+
+    def _linked(self, paper: str) -> list[str]:
+        return [str(e) for (e,) in _rows(self.store, f"""SELECT DISTINCT ?e WHERE {{
+  <{paper}> ?r ?e . FILTER(?r IN ({_LINK_SET}) && isIRI(?e)) }}""")]
+
+    def _scored(self, paper: str, weights: dict[str, float], limit: int) -> list[str]:
+        """The `limit` other papers with the highest sums of shared entities' weights."""
         rows = " ".join(f"(<{e}> {w!r})" for e, w in sorted(weights.items()) if _safe(e))
         scored = sorted(((str(o), float(s or 0)) for o, s in _rows(self.store, f"""
 SELECT ?o (SUM(?w) AS ?score) WHERE {{
@@ -397,14 +413,7 @@ SELECT ?o (SUM(?w) AS ?score) WHERE {{
     VALUES (?e ?w) {{ {rows} }} ?o ?r ?e . ?o a {_PAPER}
     FILTER(?r IN ({_LINK_SET}) && ?o != <{paper}>) }} }}
 }} GROUP BY ?o""")), key=lambda item: (-item[1], item[0]))
-        # The store's sums pick the candidates; the order and scores are Python's float sums
-        # of the same weights, so they do not depend on how a server adds up.
-        shared = self._shared([o for o, _ in scored[:2 * k + 10]], weights)
-        exact = {o: sum(weights[e] for e in entities) for o, entities in shared.items()}
-        ranked = sorted(exact, key=lambda o: (-exact[o], node_id(o, self.base)))[:k]
-        nodes = self.describe(ranked)
-        return [{**nodes[o], "score": round(exact[o], 6),
-                 "shared": sorted(node_id(e, self.base) for e in shared[o])} for o in ranked]
+        return [o for o, _ in scored[:limit]]
 
     def _shared(self, papers: list[str], weights: dict[str, float]) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {p: [] for p in papers}
@@ -426,11 +435,14 @@ SELECT ?o (SUM(?w) AS ?score) WHERE {{
 
     def cooccurring(self, entity: str, *, limit: int = 20) -> list[dict[str, Any]]:
         """Entities that share papers with the entity IRI, by the number of shared papers."""
-        rows = [(str(o), _number(n) or 0) for o, n in _rows(self.store, f"""
+        rows = self._cooccurring_rows(entity, limit)
+        rows.sort(key=lambda row: (-row[1], node_id(row[0], self.base)))
+        nodes = self.describe(o for o, _ in rows)
+        return [{**nodes[o], "papers": n} for o, n in rows if o in nodes]
+
+    def _cooccurring_rows(self, entity: str, limit: int) -> list[tuple[str, int]]:
+        return [(str(o), _number(n) or 0) for o, n in _rows(self.store, f"""
 SELECT ?o (COUNT(DISTINCT ?p) AS ?n) WHERE {{
   ?p ?r <{entity}> . ?p a {_PAPER} FILTER(?r IN ({_LINK_SET}))
   ?p ?r2 ?o . FILTER(?r2 IN ({_LINK_SET}) && isIRI(?o) && ?o != <{entity}>)
 }} GROUP BY ?o ORDER BY DESC(?n) ?o LIMIT {int(limit)}""")]
-        rows.sort(key=lambda row: (-row[1], node_id(row[0], self.base)))
-        nodes = self.describe(o for o, _ in rows)
-        return [{**nodes[o], "papers": n} for o, n in rows if o in nodes]

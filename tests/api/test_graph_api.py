@@ -446,3 +446,72 @@ def test_healthz(client, store_location):
     assert document["status"] == "ok"
     assert document["store"] == store_location
     assert document["generation"]
+
+
+# -- the two ways of answering: SPARQL on the store, and the index built with it ----------------
+
+
+def _both_graphs(location: str):
+    from graph import search_index
+    from graph.index_graph import IndexGraph
+    from graph.store import EmbeddedStore
+    from graph.store_graph import StoreGraph
+
+    store = EmbeddedStore(location, read_only=True)
+    generation = store.generation()
+    index = search_index.open_index(store, BASE, generation)
+    return store, StoreGraph(store, BASE, generation), IndexGraph(store, index, BASE, generation)
+
+
+def test_index_and_sparql_answer_every_graph_question_alike(store_location):
+    store, by_sparql, by_index = _both_graphs(store_location)
+    try:
+        rows = store.query(f"SELECT ?n WHERE {{ ?n a ?c . FILTER(STRSTARTS(STR(?n), '{BASE}') "
+                           "&& ?c IN (<https://w3id.org/paperkg/ns#Paper>, "
+                           "<https://w3id.org/paperkg/ns#Method>, "
+                           "<https://w3id.org/paperkg/ns#Dataset>, "
+                           "<https://w3id.org/paperkg/ns#Domain>)) }")
+        nodes = sorted({row["n"].value for row in rows})
+        assert len(nodes) == 12 + 4 + 3 + 3
+        assert by_index.describe(nodes) == by_sparql.describe(nodes)
+        assert by_index.aliases(nodes) == by_sparql.aliases(nodes)
+        for node in nodes:
+            for depth, limit in ((1, 100), (2, 5), (3, 100)):
+                assert (by_index.neighbourhood(node, depth=depth, limit=limit)
+                        == by_sparql.neighbourhood(node, depth=depth, limit=limit)), node
+            assert (by_index.shortest_paths(node, nodes[0], max_paths=10)
+                    == by_sparql.shortest_paths(node, nodes[0], max_paths=10)), node
+            if "/paper/" in node:
+                assert (by_index.similar_papers(node, k=5)
+                        == by_sparql.similar_papers(node, k=5)), node
+            else:
+                assert by_index.papers_of(node) == by_sparql.papers_of(node), node
+                assert by_index.cooccurring(node) == by_sparql.cooccurring(node), node
+        assert by_index.paper_count() == by_sparql.paper_count() == 12
+    finally:
+        store.close()
+
+
+def test_a_hop_beyond_the_cap_keeps_the_best_ranked_and_says_so(store_location, monkeypatch):
+    from graph import store_graph
+
+    store, by_sparql, by_index = _both_graphs(store_location)
+    try:
+        monkeypatch.setattr(store_graph, "HOP_CAP", 2)
+        nodes, _, truncated = by_index.neighbourhood(f"{BASE}method/transformer", limit=100)
+        # Transformer's six papers, capped at two: the two with most entities, then by id.
+        assert truncated is True
+        assert [n["id"] for n in nodes] == ["method/transformer", "paper/p01", "paper/p04"]
+    finally:
+        store.close()
+
+
+def test_search_ranks_papers_of_one_match_kind_by_bm25(client):
+    document = _get(client, "/api/search?q=con")
+    # Entities by support; papers of one match kind by BM25 of the matched title: p06 (support
+    # 3, the shorter title) before p03 (support 6).
+    assert [(r["id"], r["match"], r["support"]) for r in document["results"]] == [
+        ("method/contrastive-learning", "prefix", 2), ("paper/p06", "prefix", 3),
+        ("paper/p03", "prefix", 6), ("method/simplified-graph-convolution", "word", 1),
+        ("paper/p05", "word", 5)]
+    assert document["total"] == 5

@@ -1,0 +1,143 @@
+"""The graph questions of graph.store_graph, answered from the search index's tables.
+
+The index (graph.search_index) holds, per store generation, every node with its label, type
+and support and every paper → entity edge with its link names, on disk and indexed both ways.
+IndexGraph reads those instead of sending SPARQL: the same walks (it inherits them), the same
+answers, but a hop is an indexed SQLite lookup, ordered by the neighbours' rank, so that even
+a hub's thousands of papers cost milliseconds, and the first `cap` links of a hop are the best
+ranked ones. The web API uses it whenever the index of the store's current generation is
+there, and StoreGraph (SPARQL) while it is being built.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from graph.search_index import SearchIndex
+from graph import store_graph
+from graph.store_graph import LINKS, StoreGraph
+
+_BATCH = 500
+
+
+def _chunks(items: Sequence[str]) -> Iterable[Sequence[str]]:
+    for start in range(0, len(items), _BATCH):
+        yield items[start:start + _BATCH]
+
+
+def _marks(items: Sequence[Any]) -> str:
+    return ", ".join("?" * len(items))
+
+
+def _names(rels: int) -> list[str]:
+    return [name for bit, name in enumerate(LINKS) if rels & (1 << bit)]
+
+
+class IndexGraph(StoreGraph):
+    """StoreGraph's questions over one generation's index file."""
+
+    def __init__(self, store: Any, index: SearchIndex, base: str, generation: str) -> None:
+        super().__init__(store, base, generation)
+        self.index = index
+
+    def _db(self) -> sqlite3.Connection:
+        return self.index._db()
+
+    @staticmethod
+    def _node(row: sqlite3.Row) -> dict[str, Any]:
+        return {"id": row["id"], "iri": row["iri"], "type": row["type"], "label": row["label"],
+                "support": row["support"]}
+
+    def describe(self, iris: Iterable[str]) -> dict[str, dict[str, Any]]:
+        wanted = list(dict.fromkeys(iris))
+        found: dict[str, dict[str, Any]] = {}
+        for part in _chunks(wanted):
+            for row in self._db().execute(
+                    f"SELECT * FROM nodes WHERE iri IN ({_marks(part)})", list(part)):
+                found[row["iri"]] = self._node(row)
+        return found
+
+    def aliases(self, iris: Iterable[str]) -> dict[str, list[str]]:
+        wanted = list(dict.fromkeys(iris))
+        keys = {iri: node["id"] for iri, node in self.describe(wanted).items()}
+        names = self.index.aliases(keys.values())
+        return {iri: names.get(keys.get(iri, ""), []) for iri in wanted}
+
+    def links(self, iris: Sequence[str], cap: int | None = None
+              ) -> tuple[list[tuple[str, str, str]], bool]:
+        """The links touching `iris` either way, ranked by the far node (most supported,
+        then id), at most `cap` (HOP_CAP); and whether there were more."""
+        cap = store_graph.HOP_CAP if cap is None else cap
+        ranked: list[tuple[int, str, str, str, int]] = []
+        for part in _chunks(list(iris)):
+            for near, far in (("paper", "entity"), ("entity", "paper")):
+                ranked.extend(tuple(row) for row in self._db().execute(f"""
+SELECT -n.support, n.id, e.paper, e.entity, e.rels FROM edges AS e
+JOIN nodes AS n ON n.iri = e.{far}
+WHERE e.{near} IN ({_marks(part)}) ORDER BY n.support DESC, n.id LIMIT ?""",
+                                                  [*part, cap + 1]).fetchall())
+        ranked.sort()
+        found = [(paper, name, entity) for _, _, paper, entity, rels in ranked[:cap]
+                 for name in _names(rels)]
+        return found, len(ranked) > cap
+
+    def edges_among(self, iris: Iterable[str]) -> list[dict[str, str]]:
+        chosen = list(dict.fromkeys(iris))
+        kept = set(chosen)
+        edges = set()
+        for part in _chunks(chosen):
+            for paper, entity, rels in self._db().execute(
+                    f"SELECT paper, entity, rels FROM edges WHERE paper IN ({_marks(part)})",
+                    list(part)):
+                if entity in kept:
+                    for name in _names(rels):
+                        edges.add((paper, entity, name))
+        described = self.describe({iri for edge in edges for iri in edge[:2]})
+        return [{"source": described[p]["id"], "target": described[e]["id"], "relation": r}
+                for p, e, r in sorted(edges, key=lambda x: (described[x[0]]["id"],
+                                                            described[x[1]]["id"], x[2]))]
+
+    def paper_count(self) -> int:
+        row = self._db().execute("SELECT value FROM meta WHERE key = 'papers'").fetchone()
+        return int(row[0]) if row else 0
+
+    def _linked(self, paper: str) -> list[str]:
+        return [row[0] for row in self._db().execute(
+            "SELECT entity FROM edges WHERE paper = ?", (paper,))]
+
+    def _scored(self, paper: str, weights: dict[str, float], limit: int) -> list[str]:
+        db = self._db()
+        db.execute("CREATE TEMP TABLE IF NOT EXISTS weight (entity TEXT PRIMARY KEY, w REAL)")
+        db.execute("DELETE FROM temp.weight")
+        db.executemany("INSERT INTO temp.weight VALUES (?, ?)", sorted(weights.items()))
+        rows = db.execute("""
+SELECT e.paper, SUM(w.w) AS score FROM temp.weight AS w JOIN edges AS e ON e.entity = w.entity
+WHERE e.paper != ? GROUP BY e.paper ORDER BY score DESC, e.paper LIMIT ?""",
+                          (paper, limit)).fetchall()
+        db.execute("DELETE FROM temp.weight")
+        return [row[0] for row in rows]
+
+    def _shared(self, papers: list[str], weights: dict[str, float]) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {p: [] for p in papers}
+        for part in _chunks(papers):
+            for paper, entity in self._db().execute(
+                    f"SELECT paper, entity FROM edges WHERE paper IN ({_marks(part)})",
+                    list(part)):
+                if entity in weights:
+                    out[paper].append(entity)
+        return {p: sorted(es) for p, es in out.items()}
+
+    def papers_of(self, entity: str) -> list[tuple[str, list[str]]]:
+        rows = self._db().execute("""SELECT e.paper, e.rels FROM edges AS e
+JOIN nodes AS n ON n.iri = e.paper WHERE e.entity = ? ORDER BY n.id""", (entity,)).fetchall()
+        return [(paper, _names(rels)) for paper, rels in rows]
+
+    def _cooccurring_rows(self, entity: str, limit: int) -> list[tuple[str, int]]:
+        return [(row[0], int(row[1])) for row in self._db().execute("""
+SELECT other.entity, COUNT(*) AS n FROM edges AS mine
+JOIN edges AS other ON other.paper = mine.paper AND other.entity != mine.entity
+JOIN nodes AS o ON o.iri = other.entity
+WHERE mine.entity = ? GROUP BY other.entity ORDER BY n DESC, o.id LIMIT ?""",
+                                                                (entity, limit))]
