@@ -41,6 +41,7 @@ class IndexGraph(StoreGraph):
     def __init__(self, store: Any, index: SearchIndex, base: str, generation: str) -> None:
         super().__init__(store, base, generation)
         self.index = index
+        self._seen: dict[str, dict[str, Any]] = {}  # ranks of the nodes links() met
 
     def _db(self) -> sqlite3.Connection:
         return self.index._db()
@@ -65,23 +66,35 @@ class IndexGraph(StoreGraph):
         names = self.index.aliases(keys.values())
         return {iri: names.get(keys.get(iri, ""), []) for iri in wanted}
 
-    def links(self, iris: Sequence[str], cap: int | None = None
+    def links(self, iris: Sequence[str], cap: int | None = None, per_node: int | None = None
               ) -> tuple[list[tuple[str, str, str]], bool]:
         """The links touching `iris` either way, ranked by the far node (most supported,
-        then id), at most `cap` (HOP_CAP); and whether there were more."""
+        then id), at most `cap` (HOP_CAP), the best `per_node` of each node; and whether
+        there were more than `cap`. One indexed, ordered query per node, so a hub's hop
+        reads what it keeps, not all its links."""
         cap = store_graph.HOP_CAP if cap is None else cap
+        each = cap + 1 if per_node is None else min(per_node, cap + 1)
         ranked: list[tuple[int, str, str, str, int]] = []
-        for part in _chunks(list(iris)):
-            for near, far in (("paper", "entity"), ("entity", "paper")):
-                ranked.extend(tuple(row) for row in self._db().execute(f"""
-SELECT -n.support, n.id, e.paper, e.entity, e.rels FROM edges AS e
-JOIN nodes AS n ON n.iri = e.{far}
-WHERE e.{near} IN ({_marks(part)}) ORDER BY n.support DESC, n.id LIMIT ?""",
-                                                  [*part, cap + 1]).fetchall())
+        db = self._db()
+        for iri in dict.fromkeys(iris):
+            for row in db.execute("""SELECT paper_support, paper_id, paper, entity, rels
+FROM edges WHERE entity = ? ORDER BY paper_support DESC, paper_id LIMIT ?""", (iri, each)):
+                ranked.append((-row[0], row[1], row[2], row[3], row[4]))
+                self._seen[row[2]] = {"id": row[1], "type": "paper", "support": row[0]}
+            for row in db.execute("""SELECT entity_support, entity_id, paper, entity, rels,
+  entity_type FROM edges WHERE paper = ? ORDER BY entity_support DESC, entity_id LIMIT ?""",
+                                  (iri, each)):
+                ranked.append((-row[0], row[1], row[2], row[3], row[4]))
+                self._seen[row[3]] = {"id": row[1], "type": row[5], "support": row[0]}
         ranked.sort()
         found = [(paper, name, entity) for _, _, paper, entity, rels in ranked[:cap]
                  for name in _names(rels)]
         return found, len(ranked) > cap
+
+    def _ranks(self, iris: Sequence[str]) -> dict[str, dict[str, Any]]:
+        known = {iri: self._seen[iri] for iri in iris if iri in self._seen}
+        missing = [iri for iri in iris if iri not in known]
+        return {**known, **(self.describe(missing) if missing else {})}
 
     def edges_among(self, iris: Iterable[str]) -> list[dict[str, str]]:
         chosen = list(dict.fromkeys(iris))
@@ -130,14 +143,13 @@ WHERE e.paper != ? GROUP BY e.paper ORDER BY score DESC, e.paper LIMIT ?""",
         return {p: sorted(es) for p, es in out.items()}
 
     def papers_of(self, entity: str) -> list[tuple[str, list[str]]]:
-        rows = self._db().execute("""SELECT e.paper, e.rels FROM edges AS e
-JOIN nodes AS n ON n.iri = e.paper WHERE e.entity = ? ORDER BY n.id""", (entity,)).fetchall()
+        rows = self._db().execute(
+            "SELECT paper, rels FROM edges WHERE entity = ? ORDER BY paper_id", (entity,))
         return [(paper, _names(rels)) for paper, rels in rows]
 
     def _cooccurring_rows(self, entity: str, limit: int) -> list[tuple[str, int]]:
         return [(row[0], int(row[1])) for row in self._db().execute("""
 SELECT other.entity, COUNT(*) AS n FROM edges AS mine
 JOIN edges AS other ON other.paper = mine.paper AND other.entity != mine.entity
-JOIN nodes AS o ON o.iri = other.entity
-WHERE mine.entity = ? GROUP BY other.entity ORDER BY n DESC, o.id LIMIT ?""",
+WHERE mine.entity = ? GROUP BY other.entity ORDER BY n DESC, other.entity_id LIMIT ?""",
                                                                 (entity, limit))]

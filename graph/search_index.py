@@ -38,7 +38,7 @@ from graph.namespaces import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
 from graph.slug import label_key
 from graph.store_graph import CLASS_TYPES, ENTITY_TYPES, LINKS, node_id
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 _SEPARATORS = re.compile(r"[\s\-_/]+")
 _BATCH = 5000
 KINDS = ("exact", "prefix", "word", "substring")
@@ -120,8 +120,16 @@ def build(store: Any, path: str | os.PathLike, base: str = DEFAULT_BASE) -> Path
         _fill_nodes(db, base)
         db.executescript("""
 DROP TABLE typed; DROP TABLE prop; DROP TABLE link; DROP TABLE papers; DROP TABLE chosen;
+DROP INDEX edges_paper; DROP INDEX edges_entity;
 CREATE UNIQUE INDEX nodes_iri ON nodes (iri);
 CREATE INDEX nodes_papers ON nodes (type, id);
+CREATE TABLE ranked_edges AS SELECT e.paper, p.id AS paper_id, p.support AS paper_support,
+    e.entity, n.id AS entity_id, n.type AS entity_type, n.support AS entity_support, e.rels
+  FROM edges AS e JOIN nodes AS p ON p.iri = e.paper JOIN nodes AS n ON n.iri = e.entity;
+DROP TABLE edges;
+ALTER TABLE ranked_edges RENAME TO edges;
+CREATE INDEX edges_by_entity ON edges (entity, paper_support DESC, paper_id);
+CREATE INDEX edges_by_paper ON edges (paper, entity_support DESC, entity_id);
 CREATE INDEX nodes_rank ON nodes (type, support DESC, sortlabel, id);
 CREATE INDEX names_key ON names (key);
 CREATE INDEX names_node ON names (node);

@@ -222,6 +222,10 @@ SELECT ?n ?p ?v (isIRI(?v) AS ?i) WHERE {{
                 nodes[iri]["support"] = len(linking[iri])
         return nodes
 
+    def _ranks(self, iris: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """What a walk ranks and filters the nodes of a level by: id, type, support."""
+        return self.describe(iris)
+
     def node(self, key: str) -> dict[str, Any] | None:
         """The description of a node id ("type/slug") or IRI; None when it is not a node."""
         iri = node_iri(key, self.base)
@@ -238,10 +242,11 @@ SELECT ?n ?p ?v (isIRI(?v) AS ?i) WHERE {{
 
     # -- links --------------------------------------------------------------------------------
 
-    def links(self, iris: Sequence[str], cap: int | None = None
+    def links(self, iris: Sequence[str], cap: int | None = None, per_node: int | None = None
               ) -> tuple[list[tuple[str, str, str]], bool]:
         """The links (paper, relation name, entity) touching `iris` either way, at most `cap`
-        (HOP_CAP) of them; and whether the cap cut them short."""
+        (HOP_CAP) of them; and whether the cap cut them short. (`per_node` is for sources
+        that rank each node's links; here links come in store order and it is not used.)"""
         cap = HOP_CAP if cap is None else cap
         wanted = [iri for iri in iris if _safe(iri)]
         found: list[tuple[str, str, str]] = []
@@ -287,13 +292,15 @@ LIMIT {cap + 1 - len(found)}""")
         frontier = [centre]
         truncated = False
         for _ in range(depth):
-            found, capped = self.links(frontier)
+            # A node of the level's best `room` is within the best room + |seen| of each
+            # frontier node linking it: a source that ranks its links reads no more.
+            found, capped = self.links(frontier, per_node=limit - len(kept) + 1 + len(seen))
             level_iris = set()
             for paper, _relation, entity in found:
                 for other in (paper, entity):
                     if other not in seen:
                         level_iris.add(other)
-            described = self.describe(sorted(level_iris))
+            described = self._ranks(sorted(level_iris))
             level = [iri for iri in level_iris if iri in described
                      and (wanted is None or described[iri]["type"] in wanted)]
             if not level:
