@@ -120,17 +120,9 @@ FROM edges WHERE entity = ? ORDER BY paper_support DESC, paper_id LIMIT ?""", (i
         return [row[0] for row in self._db().execute(
             "SELECT entity FROM edges WHERE paper = ?", (paper,))]
 
-    def _scored(self, paper: str, weights: dict[str, float], limit: int) -> list[str]:
-        db = self._db()
-        db.execute("CREATE TEMP TABLE IF NOT EXISTS weight (entity TEXT PRIMARY KEY, w REAL)")
-        db.execute("DELETE FROM temp.weight")
-        db.executemany("INSERT INTO temp.weight VALUES (?, ?)", sorted(weights.items()))
-        rows = db.execute("""
-SELECT e.paper, SUM(w.w) AS score FROM temp.weight AS w JOIN edges AS e ON e.entity = w.entity
-WHERE e.paper != ? GROUP BY e.paper ORDER BY score DESC, e.paper LIMIT ?""",
-                          (paper, limit)).fetchall()
-        db.execute("DELETE FROM temp.weight")
-        return [row[0] for row in rows]
+    def _papers_linking(self, entity: str) -> list[str]:
+        return [row[0] for row in self._db().execute(
+            "SELECT paper FROM edges WHERE entity = ?", (entity,))]
 
     def _shared(self, papers: list[str], weights: dict[str, float]) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {p: [] for p in papers}

@@ -16,6 +16,7 @@ queries only.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 import re
@@ -293,8 +294,10 @@ LIMIT {cap + 1 - len(found)}""")
         truncated = False
         for _ in range(depth):
             # A node of the level's best `room` is within the best room + |seen| of each
-            # frontier node linking it: a source that ranks its links reads no more.
-            found, capped = self.links(frontier, per_node=limit - len(kept) + 1 + len(seen))
+            # frontier node linking it: a source that ranks its links reads no more. (Not
+            # with a type filter: the nodes it drops would take places in that count.)
+            each = limit - len(kept) + 1 + len(seen) if wanted is None else None
+            found, capped = self.links(frontier, per_node=each)
             level_iris = set()
             for paper, _relation, entity in found:
                 for other in (paper, entity):
@@ -389,38 +392,40 @@ LIMIT {cap + 1 - len(found)}""")
     def similar_papers(self, paper: str, *, k: int = 10,
                        papers: int | None = None) -> list[dict[str, Any]]:
         """Papers sharing the most entities with the paper IRI `paper`, each shared entity
-        weighted by log(papers / papers linking it) (rare entities count more)."""
+        weighted by log(papers / papers linking it) (rare entities count more).
+
+        Exact, without scoring every paper that shares a common entity: entities are taken
+        rarest first, and once the k-th best score of the papers met so far beats what the
+        entities not yet taken could add up to, no other paper can enter the top k."""
         total = papers if papers is not None else self.paper_count()
         # An entity's support is the number of papers linking it (stored, or counted).
         degrees = {e: int(node["support"] or 0)
                    for e, node in self.describe(self._linked(paper)).items()}
         weights = {e: math.log(total / n) if n else 0.0 for e, n in degrees.items()}
-        if not weights:
-            return []
-        scored = self._scored(paper, weights, 2 * k + 10)
-        # The store's sums pick the candidates; the order and scores are Python's float sums
-        # of the same weights, so they do not depend on how a server adds up.
-        shared = self._shared(scored, weights)
-        exact = {o: sum(weights[e] for e in entities) for o, entities in shared.items()}
-        ranked = sorted(exact, key=lambda o: (-exact[o], node_id(o, self.base)))[:k]
+        order = sorted(weights, key=lambda e: (-weights[e], e))
+        shared: dict[str, list[str]] = {}
+        scores: dict[str, float] = {}
+        for taken, entity in enumerate(order, start=1):
+            met = [o for o in self._papers_linking(entity) if o != paper and o not in shared]
+            for other, entities in self._shared(met, weights).items():
+                shared[other] = entities
+                scores[other] = sum(weights[e] for e in entities)
+            left = math.fsum(max(weights[e], 0.0) for e in order[taken:])
+            best = heapq.nlargest(k, scores.values())
+            if len(best) == k and best[-1] > left + 1e-9:
+                break
+        ranked = sorted(scores, key=lambda o: (-scores[o], node_id(o, self.base)))[:k]
         nodes = self.describe(ranked)
-        return [{**nodes[o], "score": round(exact[o], 6),
+        return [{**nodes[o], "score": round(scores[o], 6),
                  "shared": sorted(node_id(e, self.base) for e in shared[o])} for o in ranked]
 
     def _linked(self, paper: str) -> list[str]:
         return [str(e) for (e,) in _rows(self.store, f"""SELECT DISTINCT ?e WHERE {{
   <{paper}> ?r ?e . FILTER(?r IN ({_LINK_SET}) && isIRI(?e)) }}""")]
 
-    def _scored(self, paper: str, weights: dict[str, float], limit: int) -> list[str]:
-        """The `limit` other papers with the highest sums of shared entities' weights."""
-        rows = " ".join(f"(<{e}> {w!r})" for e, w in sorted(weights.items()) if _safe(e))
-        scored = sorted(((str(o), float(s or 0)) for o, s in _rows(self.store, f"""
-SELECT ?o (SUM(?w) AS ?score) WHERE {{
-  {{ SELECT DISTINCT ?o ?e ?w WHERE {{
-    VALUES (?e ?w) {{ {rows} }} ?o ?r ?e . ?o a {_PAPER}
-    FILTER(?r IN ({_LINK_SET}) && ?o != <{paper}>) }} }}
-}} GROUP BY ?o""")), key=lambda item: (-item[1], item[0]))
-        return [o for o, _ in scored[:limit]]
+    def _papers_linking(self, entity: str) -> list[str]:
+        return [str(p) for (p,) in _rows(self.store, f"""SELECT DISTINCT ?p WHERE {{
+  ?p ?r <{entity}> . ?p a {_PAPER} FILTER(?r IN ({_LINK_SET})) }}""")]
 
     def _shared(self, papers: list[str], weights: dict[str, float]) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {p: [] for p in papers}

@@ -481,6 +481,9 @@ def test_index_and_sparql_answer_every_graph_question_alike(store_location):
                         == by_sparql.neighbourhood(node, depth=depth, limit=limit)), node
             assert (by_index.shortest_paths(node, nodes[0], max_paths=10)
                     == by_sparql.shortest_paths(node, nodes[0], max_paths=10)), node
+            for types in (["paper", "method"], ["dataset", "paper"]):
+                assert (by_index.neighbourhood(node, depth=2, types=types, limit=4)
+                        == by_sparql.neighbourhood(node, depth=2, types=types, limit=4)), node
             if "/paper/" in node:
                 assert (by_index.similar_papers(node, k=5)
                         == by_sparql.similar_papers(node, k=5)), node
@@ -515,3 +518,50 @@ def test_search_ranks_papers_of_one_match_kind_by_bm25(client):
         ("paper/p03", "prefix", 6), ("method/simplified-graph-convolution", "word", 1),
         ("paper/p05", "word", 5)]
     assert document["total"] == 5
+
+
+def test_the_answers_follow_the_store_from_one_generation_to_the_next(tmp_path, exports_dir):
+    import pyoxigraph
+    from conftest import FIXTURE
+
+    from api import create_app
+    from graph.store import EmbeddedStore
+
+    location = str(tmp_path / "store")
+    writer = EmbeddedStore(location)
+    writer.replace_all(pyoxigraph.parse(path=str(FIXTURE), format=pyoxigraph.RdfFormat.TRIG))
+    app = create_app({"TESTING": True, "store": location, "rate_limit": 0,
+                      "exports_dir": str(exports_dir)})
+    client = app.test_client()
+    try:
+        assert [r["id"] for r in _get(client, "/api/search?q=unlinked")["results"]] == [
+            "paper/p11"]
+        assert _get(client, "/api/papers")["total"] == 12
+        first = sorted(p.name for p in (tmp_path / "store.search").glob("*.sqlite"))
+        assert len(first) == 1
+        assert writer.remove_paper("p11", base=BASE)
+        assert _get(client, "/api/search?q=unlinked")["results"] == []
+        assert _get(client, "/api/papers")["total"] == 11
+        _error(client, "/api/neighbourhood?node=paper/p11", 404)
+        # One index file per generation, the one before kept for readers still on it.
+        second = sorted(p.name for p in (tmp_path / "store.search").glob("*.sqlite"))
+        assert len(second) == 2 and first[0] in second
+    finally:
+        app.extensions["paperkg"].close()
+        writer.close()
+
+
+def test_similar_papers_stop_early_and_still_equal_scoring_every_paper(store_location):
+    from graph import network
+
+    store, by_sparql, by_index = _both_graphs(store_location)
+    try:
+        whole = network.build(store, BASE)  # every paper scored, in memory
+        for key in sorted(n for n in whole if n.startswith("paper/")):
+            for k in (1, 2, 4, 12):
+                expected = network.similar_papers(whole, key, k=k)
+                assert by_index.similar_papers(BASE + key, k=k) == expected, (key, k)
+        assert by_sparql.similar_papers(BASE + "paper/p07", k=2) == network.similar_papers(
+            whole, "paper/p07", k=2)
+    finally:
+        store.close()
