@@ -13,9 +13,7 @@ in-memory store, or a store folder the process cannot write) under the temporary
 asked for (`open_index`) or ahead of time (`ensure_index`, which `paperkg build` calls);
 processes that ask at once wait on one builder (a file lock).
 
-Search ranks by match kind first (the whole name, its start, the start of a word, anywhere in
-it), then entities before papers; entities by support, papers by BM25 of the matched name
-(FTS5's `bm25()` over trigrams), then label and id.
+graph.search_queries reads the files (SearchIndex).
 """
 
 from __future__ import annotations
@@ -23,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import json
 import logging
 import os
 import re
@@ -36,12 +35,12 @@ from typing import Any
 from graph.errors import PaperkgError, StoreError
 from graph.namespaces import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
 from graph.slug import label_key
+from graph.search_queries import SearchIndex
 from graph.store_graph import CLASS_TYPES, ENTITY_TYPES, LINKS, node_id
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 _SEPARATORS = re.compile(r"[\s\-_/]+")
 _BATCH = 5000
-KINDS = ("exact", "prefix", "word", "substring")
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
@@ -50,8 +49,10 @@ CREATE TABLE prop (iri TEXT, kind TEXT, value TEXT);
 CREATE TABLE link (paper TEXT, entity TEXT, rel INTEGER);
 CREATE TABLE nodes (id TEXT PRIMARY KEY, iri TEXT, type TEXT, label TEXT, support INTEGER,
                     sortlabel TEXT);
-CREATE TABLE names (rowid INTEGER PRIMARY KEY, node TEXT, ord INTEGER, field TEXT, text TEXT,
-                    folded TEXT, spaced TEXT, key TEXT);
+CREATE TABLE search (rowid INTEGER PRIMARY KEY, id TEXT, iri TEXT, type TEXT, label TEXT,
+                     support INTEGER, sortlabel TEXT, is_paper INTEGER, field TEXT,
+                     folded TEXT, spaced TEXT, aliases TEXT, afolded TEXT, aspaced TEXT);
+CREATE TABLE names (key TEXT, node TEXT);
 """
 
 _ASSEMBLE = """
@@ -132,13 +133,16 @@ CREATE INDEX edges_by_entity ON edges (entity, paper_support DESC, paper_id);
 CREATE INDEX edges_by_paper ON edges (paper, entity_support DESC, entity_id);
 CREATE INDEX nodes_rank ON nodes (type, support DESC, sortlabel, id);
 CREATE INDEX names_key ON names (key);
-CREATE INDEX names_node ON names (node);
-CREATE VIRTUAL TABLE names_fts USING fts5 (folded, content='names', content_rowid='rowid',
-                                           tokenize='trigram case_sensitive 1');
-INSERT INTO names_fts (names_fts) VALUES ('rebuild');
+CREATE UNIQUE INDEX search_id ON search (id);
+CREATE VIRTUAL TABLE search_fts USING fts5 (folded, afolded, content='search',
+                                            content_rowid='rowid',
+                                            tokenize='trigram case_sensitive 1');
+INSERT INTO search_fts (search_fts) VALUES ('rebuild');
 """)
         db.execute("INSERT INTO meta VALUES ('schema', ?), ('base', ?)", (SCHEMA_VERSION, base))
         db.execute("INSERT INTO meta SELECT 'papers', COUNT(*) FROM nodes WHERE type = 'paper'")
+        db.execute("INSERT INTO meta SELECT 'title_length', COALESCE(AVG(LENGTH(folded)), 1) "
+                   "FROM search WHERE is_paper")
         db.commit()
         db.execute("VACUUM")
     except BaseException:
@@ -164,7 +168,8 @@ SELECT c.iri, c.type,
   (SELECT COUNT(*) FROM edges WHERE edges.entity = c.iri)
 FROM chosen AS c""")
     nodes: list[tuple[Any, ...]] = []
-    names: list[tuple[Any, ...]] = []
+    rows: list[tuple[Any, ...]] = []
+    names: list[tuple[str, str]] = []
     aliases = db.cursor()
     for iri, kind, title, label, pref, support, out_degree, in_degree in cursor:
         key = node_id(iri, base)
@@ -177,23 +182,31 @@ FROM chosen AS c""")
         else:
             count = int(support) if support is not None else in_degree
         nodes.append((key, iri, kind, name, count, _fold(name)))
-        field = "title" if kind == "paper" else "label"
         known = sorted(v for (v,) in aliases.execute(
             "SELECT value FROM prop WHERE iri = ? AND kind = 'alias'", (iri,)))
-        for order, (text, which) in enumerate([(name, field), *((a, "alias") for a in known)]):
-            folded = _fold(text)
-            names.append((key, order, which, text, folded, _spaced(folded), label_key(text)))
+        folded = _fold(name)
+        # Aliases in one column each way: "\n"-delimited (whole and starting matches) and
+        # spaced (word starts), so one row answers for a node and its every name.
+        rows.append((key, iri, kind, name, count, folded, int(kind == "paper"),
+                     "title" if kind == "paper" else "label", folded, _spaced(folded),
+                     json.dumps(known, ensure_ascii=False),
+                     "".join(f"\n{_fold(a)}" for a in known) + "\n" if known else "",
+                     "".join(_spaced(_fold(a)) for a in known)))
+        names.extend((label_key(text), key) for text in [name, *known])
         if len(nodes) >= _BATCH:
-            _flush(db, nodes, names)
-    _flush(db, nodes, names)
+            _flush(db, nodes, rows, names)
+    _flush(db, nodes, rows, names)
 
 
-def _flush(db: sqlite3.Connection, nodes: list[tuple[Any, ...]],
-           names: list[tuple[Any, ...]]) -> None:
+def _flush(db: sqlite3.Connection, nodes: list[tuple[Any, ...]], rows: list[tuple[Any, ...]],
+           names: list[tuple[str, str]]) -> None:
     db.executemany("INSERT OR REPLACE INTO nodes VALUES (?, ?, ?, ?, ?, ?)", nodes)
-    db.executemany("INSERT INTO names (node, ord, field, text, folded, spaced, key) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?)", names)
+    db.executemany("INSERT OR REPLACE INTO search (id, iri, type, label, support, sortlabel, "
+                   "is_paper, field, folded, spaced, aliases, afolded, aspaced) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    db.executemany("INSERT INTO names VALUES (?, ?)", names)
     nodes.clear()
+    rows.clear()
     names.clear()
 
 
@@ -233,133 +246,6 @@ def index_folder(store: Any) -> Path:
 def index_path(store: Any, generation: str, base: str = DEFAULT_BASE) -> Path:
     safe = re.sub(r"[^A-Za-z0-9._-]", "_", generation)[:80]
     return index_folder(store) / f"{safe}-{_digest(base)}-v{SCHEMA_VERSION}.sqlite"
-
-
-# -- reading -----------------------------------------------------------------------------------
-
-
-class SearchIndex:
-    """One index file, read by any number of threads (a connection each)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._local = threading.local()
-
-    def _db(self) -> sqlite3.Connection:
-        db = getattr(self._local, "db", None)
-        if db is None:
-            db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True,
-                                 check_same_thread=False)
-            db.row_factory = sqlite3.Row
-            self._local.db = db
-        return db
-
-    @staticmethod
-    def _node(row: sqlite3.Row) -> dict[str, Any]:
-        return {"id": row["id"], "iri": row["iri"], "type": row["type"], "label": row["label"],
-                "support": row["support"]}
-
-    def node(self, key: str) -> dict[str, Any] | None:
-        row = self._db().execute("SELECT * FROM nodes WHERE id = ?", (key,)).fetchone()
-        return None if row is None else self._node(row)
-
-    def aliases(self, keys: Iterable[str]) -> dict[str, list[str]]:
-        out: dict[str, list[str]] = {}
-        for key in keys:
-            out[key] = [r[0] for r in self._db().execute(
-                "SELECT text FROM names WHERE node = ? AND field = 'alias' ORDER BY ord", (key,))]
-        return out
-
-    def by_name(self, name: str) -> str | None:
-        """The best-supported node whose label or an alias is `name` (by graph.slug's key)."""
-        row = self._db().execute("""SELECT nodes.id FROM names JOIN nodes ON nodes.id = names.node
-WHERE names.key = ? ORDER BY nodes.support DESC, nodes.id LIMIT 1""",
-                                 (label_key(name),)).fetchone()
-        return None if row is None else str(row[0])
-
-    def papers(self, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
-        db = self._db()
-        total = db.execute("SELECT value FROM meta WHERE key = 'papers'").fetchone()[0]
-        rows = db.execute("SELECT * FROM nodes WHERE type = 'paper' ORDER BY id LIMIT ? OFFSET ?",
-                          (limit, offset)).fetchall()
-        return int(total), [self._node(row) for row in rows]
-
-    def _matching(self, needle: str) -> tuple[str, list[Any]]:
-        """SQL selecting (rowid, score) of the names holding `needle`, with its parameters."""
-        if len(needle) >= 3:
-            phrase = '"' + needle.replace('"', '""') + '"'
-            return ("SELECT rowid, bm25(names_fts) AS score FROM names_fts "
-                    "WHERE names_fts MATCH ?", [phrase])
-        # Too short for trigrams: a scan, still in SQLite.
-        return "SELECT rowid, 0.0 AS score FROM names WHERE instr(folded, ?) > 0", [needle]
-
-    def entities(self, kind: str | None, q: str, limit: int
-                 ) -> tuple[int, list[dict[str, Any]]]:
-        """Entities (of one type, or all) whose label or an alias holds `q`, by support."""
-        types = [kind] if kind else list(ENTITY_TYPES)
-        where = f"type IN ({', '.join('?' * len(types))})"
-        params: list[Any] = list(types)
-        if q:
-            sql, extra = self._matching(_fold(q))
-            where += (f" AND id IN (SELECT names.node FROM ({sql}) AS m "
-                      "JOIN names ON names.rowid = m.rowid WHERE instr(names.folded, ?) > 0)")
-            params += [*extra, _fold(q)]
-        db = self._db()
-        total = db.execute(f"SELECT COUNT(*) FROM nodes WHERE {where}", params).fetchone()[0]
-        rows = db.execute(f"SELECT * FROM nodes WHERE {where} "
-                          "ORDER BY support DESC, sortlabel, id LIMIT ?",
-                          [*params, limit]).fetchall()
-        found = [self._node(row) for row in rows]
-        names = self.aliases(node["id"] for node in found)
-        return int(total), [{**node, "aliases": names[node["id"]]} for node in found]
-
-    def search(self, q: str, types: Sequence[str] | None, limit: int
-               ) -> tuple[int, list[dict[str, Any]]]:
-        """(number of nodes matched, the first `limit` of them ranked), each with the name
-        it matched by (`matched`: title, label or alias; `match`: a KINDS name; `text`)."""
-        needle = _fold(q)
-        sql, params = self._matching(needle)
-        word = _SEPARATORS.search(needle) is None
-        type_filter = ""
-        if types:
-            type_filter = f"WHERE nodes.type IN ({', '.join('?' * len(types))})"
-        query = f"""
-WITH m AS MATERIALIZED ({sql.replace("?", ":m")}),
-hits AS (
-  SELECT names.node AS node, names.field AS field, names.text AS text, m.score AS score,
-    CASE WHEN names.folded = :q THEN 0
-         WHEN substr(names.folded, 1, length(:q)) = :q THEN 1
-         WHEN :word AND instr(names.spaced, ' ' || :q) > 0 THEN 2
-         ELSE 3 END * 100000 + names.ord AS k
-  FROM m JOIN names ON names.rowid = m.rowid
-  WHERE instr(names.folded, :q) > 0
-), best AS (
-  SELECT node, field, text, MIN(k) AS k, MIN(score) AS score FROM hits GROUP BY node
-)
-SELECT nodes.*, best.field AS field, best.text AS text, best.k / 100000 AS kind,
-       COUNT(*) OVER () AS total
-FROM best JOIN nodes ON nodes.id = best.node {type_filter}
-ORDER BY kind, nodes.type = 'paper',
-  CASE WHEN nodes.type = 'paper' THEN best.score ELSE -nodes.support END,
-  nodes.sortlabel, nodes.id
-LIMIT :limit"""
-        named: dict[str, Any] = {"q": needle, "word": int(word), "m": params[0], "limit": limit}
-        if types:
-            # Positional type parameters cannot mix with named ones: name them.
-            for index, kind in enumerate(types):
-                named[f"t{index}"] = kind
-            query = query.replace(f"IN ({', '.join('?' * len(types))})",
-                                  f"IN ({', '.join(f':t{i}' for i in range(len(types)))})")
-        rows = self._db().execute(query, named).fetchall()
-        total = int(rows[0]["total"]) if rows else 0
-        return total, [{**self._node(row), "matched": row["field"],
-                        "match": KINDS[int(row["kind"])], "text": row["text"]} for row in rows]
-
-    def close(self) -> None:
-        db = getattr(self._local, "db", None)
-        if db is not None:
-            db.close()
-            self._local.db = None
 
 
 _OPEN: dict[Path, SearchIndex] = {}
