@@ -112,6 +112,41 @@ FROM edges WHERE entity = ? ORDER BY paper_support DESC, paper_id LIMIT ?""", (i
                 for p, e, r in sorted(edges, key=lambda x: (described[x[0]]["id"],
                                                             described[x[1]]["id"], x[2]))]
 
+    def _bridge(self, first: list[str], second: list[str], *, papers: bool
+                ) -> dict[str, tuple[list[str], list[str]]] | None:
+        """Nodes linked to a node of each frontier, found in SQLite: for papers, the
+        entities both sides link; for entities, one join from the frontier with fewer links
+        to its papers and, through each paper's own links, to the other frontier."""
+        if len(first) > _BATCH or len(second) > _BATCH:
+            return None
+        db = self._db()
+        if papers:
+            sides: list[dict[str, set[str]]] = []
+            for frontier in (first, second):
+                linked: dict[str, set[str]] = {}
+                for entity, paper in db.execute(
+                        f"SELECT entity, paper FROM edges WHERE paper IN ({_marks(frontier)})",
+                        frontier):
+                    linked.setdefault(entity, set()).add(paper)
+                sides.append(linked)
+            return {m: (sorted(sides[0][m]), sorted(sides[1][m]))
+                    for m in sides[0].keys() & sides[1].keys()}
+
+        def links(entities: list[str]) -> int:
+            return sum(int(n["support"] or 0) for n in self.describe(entities).values())
+
+        swap = links(first) > links(second)
+        driver, other = (second, first) if swap else (first, second)
+        found: dict[str, tuple[set[str], set[str]]] = {}
+        for middle, a, b in db.execute(f"""
+SELECT a.paper, a.entity, b.entity FROM edges AS a JOIN edges AS b ON b.paper = a.paper
+WHERE a.entity IN ({_marks(driver)}) AND b.entity IN ({_marks(other)})""", [*driver, *other]):
+            ends = found.setdefault(middle, (set(), set()))
+            ends[0].add(a)
+            ends[1].add(b)
+        return {m: ((sorted(b), sorted(a)) if swap else (sorted(a), sorted(b)))
+                for m, (a, b) in found.items()}
+
     def paper_count(self) -> int:
         row = self._db().execute("SELECT value FROM meta WHERE key = 'papers'").fetchone()
         return int(row[0]) if row else 0

@@ -126,10 +126,17 @@ WHERE names.key = ? ORDER BY nodes.support DESC, nodes.id LIMIT 1""",
         """Entities (of one type, or all) whose label or an alias holds `q`, by support."""
         params: dict[str, Any] = {"limit": limit}
         where = self._types([kind] if kind else list(ENTITY_TYPES), params)
-        if q:
-            holding, extra = self._holding(_fold(q))
-            where += " AND " + holding
-            params.update(extra)
+        if not q:  # the nodes table's (type, support, label, id) index, then their aliases
+            db = self._db()
+            total = db.execute(f"SELECT COUNT(*) FROM nodes WHERE {where}", params).fetchone()[0]
+            found = [self._node(row) for row in db.execute(
+                f"SELECT * FROM nodes WHERE {where} ORDER BY support DESC, sortlabel, id "
+                "LIMIT :limit", params)]
+            names = self.aliases(node["id"] for node in found)
+            return int(total), [{**node, "aliases": names[node["id"]]} for node in found]
+        holding, extra = self._holding(_fold(q))
+        where += " AND " + holding
+        params.update(extra)
         rows = self._db().execute(f"""SELECT *, COUNT(*) OVER () AS total FROM search
 WHERE {where} ORDER BY support DESC, sortlabel, id LIMIT :limit""", params).fetchall()
         total = int(rows[0]["total"]) if rows else 0

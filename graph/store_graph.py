@@ -332,10 +332,23 @@ LIMIT {cap + 1 - len(found)}""")
         if source == target:
             return [[node_id(source, self.base)]]
         # Each side: node -> its parents one hop nearer to that side's start.
-        parents = ({source: []}, {target: []})
+        parents: tuple[dict[str, list[str]], dict[str, list[str]]] = ({source: []}, {target: []})
         frontiers = ([source], [target])
+        ends = self.describe([source, target])
+        is_paper = [ends.get(end, {}).get("type") == "paper" for end in (source, target)]
+        depths = [0, 0]
         for _ in range(PATH_MAX_HOPS):
+            # Frontiers of one kind (papers, or entities) have no edge between them: the
+            # shortest path left goes through one node linked to both, if any is.
+            same = (is_paper[0] ^ depths[0] % 2) == (is_paper[1] ^ depths[1] % 2)
+            bridge = self._bridge(*frontiers, papers=bool(is_paper[0] ^ depths[0] % 2)) \
+                if same and all(depths) else None
+            if bridge:
+                for middle, (near0, near1) in bridge.items():
+                    parents[0][middle], parents[1][middle] = sorted(near0), sorted(near1)
+                return self._join(sorted(bridge), parents, max_paths)
             side = 0 if len(frontiers[0]) <= len(frontiers[1]) else 1
+            depths[side] += 1
             if not frontiers[side]:
                 return []
             found, capped = self.links(frontiers[side], cap=PATH_VISIT_CAP)
@@ -359,6 +372,13 @@ LIMIT {cap + 1 - len(found)}""")
                 return []
             frontiers = (sorted(level), frontiers[1]) if side == 0 else (frontiers[0], sorted(level))
         return []
+
+    def _bridge(self, first: list[str], second: list[str], *, papers: bool
+                ) -> dict[str, tuple[list[str], list[str]]] | None:
+        """Nodes linked to a node of each frontier (both `papers`, or both entities), with
+        those nodes; None where the source has no cheaper way than expanding a frontier."""
+        del first, second, papers
+        return None
 
     def _join(self, meeting: list[str], parents: tuple[dict[str, list[str]], ...],
               max_paths: int) -> list[list[str]]:
