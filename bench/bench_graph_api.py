@@ -40,22 +40,27 @@ REQUESTS = {
 }
 
 
-def measure(triples: int, repeat: int, work: Path) -> dict[str, float]:
+def measure(triples: int, repeat: int, work: Path, reuse: bool = False) -> dict[str, float]:
     import pyoxigraph
 
     from graph import search_index
     from graph.store import EmbeddedStore
 
     papers = max(1, triples // 12)
-    source = work / f"graph-{triples}.nt"
-    count = write_graph(papers, source)
     location = work / f"store-{triples}"
     start = time.perf_counter()
-    db = pyoxigraph.Store(str(location))
-    db.bulk_load(path=str(source), format=pyoxigraph.RdfFormat.N_TRIPLES)
-    db.flush()
-    del db
-    source.unlink()
+    if reuse and location.exists():  # a store an earlier run of this size left in --workdir
+        db = pyoxigraph.Store.read_only(str(location))
+        count = len(db)
+        del db
+    else:
+        source = work / f"graph-{triples}.nt"
+        count = write_graph(papers, source)
+        db = pyoxigraph.Store(str(location))
+        db.bulk_load(path=str(source), format=pyoxigraph.RdfFormat.N_TRIPLES)
+        db.flush()
+        del db
+        source.unlink()
     load_s = time.perf_counter() - start
     start = time.perf_counter()
     store = EmbeddedStore(str(location), read_only=True)
@@ -95,12 +100,15 @@ def main(argv: list[str] | None = None) -> int:
                      help="comma-separated store sizes in triples")
     cli.add_argument("--repeat", type=int, default=20, help="warm requests per kind")
     cli.add_argument("--workdir", help="keep the stores here (default: a temporary folder)")
+    cli.add_argument("--reuse", action="store_true",
+                     help="use the stores (and search indexes) an earlier run left in --workdir")
     args = cli.parse_args(argv)
     sizes = [int(part) for part in args.triples.split(",") if part.strip()]
     work = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="paperkg-gapi-"))
     work.mkdir(parents=True, exist_ok=True)
     try:
-        results = [measure(size, args.repeat, work) for size in sizes]
+        results = [measure(size, args.repeat, work, args.reuse and bool(args.workdir))
+                   for size in sizes]
     finally:
         if not args.workdir:
             shutil.rmtree(work, ignore_errors=True)
