@@ -132,32 +132,13 @@ def test_a_build_writes_the_graph_into_virtuoso(login, tmp_path):
 
 
 def test_graph_api_answers_alike_from_virtuoso_and_the_embedded_store(login, tmp_path):
-    from api import create_app
     from tests.api.conftest import FIXTURE, make_store
+    from tests.scale.api_answers import URLS, api_answers
 
-    quads = list(parse(path=str(FIXTURE), format=RdfFormat.TRIG))
-    open_store(login.url).replace_all(quads)
-    urls = ["/api/neighbourhood?node=task/question-answering&depth=2",
-            "/api/neighbourhood?node=method/contrastive-learning&depth=2&limit=4",
-            "/api/path?from=paper/p07&to=paper/p09", "/api/similar?paper=p07&k=3",
-            "/api/search?q=bert", "/api/entities?type=method", "/api/entities/dataset/cora",
-            "/api/papers?per_page=5&page=2", "/api/papers/p01", "/api/neighbourhood?node=GNN"]
-    answers = {}
-    for name, location in (("virtuoso", login.url),
-                           ("embedded", make_store(tmp_path))):
-        app = create_app({"TESTING": True, "store": location, "rate_limit": 0,
-                          "exports_dir": str(tmp_path)})
-        client = app.test_client()
-        try:
-            answers[name] = {}
-            for url in urls:
-                response = client.get(url)
-                assert response.status_code == 200, (name, url, response.data[:300])
-                answers[name][url] = response.get_json()
-        finally:
-            app.extensions["paperkg"].close()
-    assert answers["virtuoso"] == answers["embedded"]
-    assert [n["id"] for n in answers["virtuoso"][urls[0]]["nodes"]] == [
+    open_store(login.url).replace_all(parse(path=str(FIXTURE), format=RdfFormat.TRIG))
+    remote = api_answers(login.url, tmp_path)
+    assert remote == api_answers(make_store(tmp_path), tmp_path)
+    assert [n["id"] for n in remote[URLS[0]]["nodes"]] == [
         "task/question-answering", "paper/p07", "paper/p08", "method/transformer",
         "domain/natural-language-processing", "model/bert", "dataset/squad", "metric/f1"]
 
