@@ -116,7 +116,8 @@ FROM edges WHERE entity = ? ORDER BY paper_support DESC, paper_id LIMIT ?""", (i
                 ) -> dict[str, tuple[list[str], list[str]]] | None:
         """Nodes linked to a node of each frontier, found in SQLite: for papers, the
         entities both sides link; for entities, one join from the frontier with fewer links
-        to its papers and, through each paper's own links, to the other frontier."""
+        to its papers and, through each paper's own links, to the other frontier (the first
+        10 × PATHS_FOUND of them: every one gives a shortest path)."""
         if len(first) > _BATCH or len(second) > _BATCH:
             return None
         db = self._db()
@@ -140,7 +141,8 @@ FROM edges WHERE entity = ? ORDER BY paper_support DESC, paper_id LIMIT ?""", (i
         found: dict[str, tuple[set[str], set[str]]] = {}
         for middle, a, b in db.execute(f"""
 SELECT a.paper, a.entity, b.entity FROM edges AS a JOIN edges AS b ON b.paper = a.paper
-WHERE a.entity IN ({_marks(driver)}) AND b.entity IN ({_marks(other)})""", [*driver, *other]):
+WHERE a.entity IN ({_marks(driver)}) AND b.entity IN ({_marks(other)})
+LIMIT {store_graph.PATHS_FOUND * 10}""", [*driver, *other]):
             ends = found.setdefault(middle, (set(), set()))
             ends[0].add(a)
             ends[1].add(b)

@@ -39,6 +39,9 @@ CLASS_TYPES = {PKG + "Paper": "paper", **{PKG + t.capitalize(): t for t in ENTIT
 HOP_CAP = 5000
 #: Nodes a path search may visit from both ends together before it gives up.
 PATH_VISIT_CAP = 20000
+#: Shortest paths enumerated before the first `max_paths` in sorted order are kept (as
+#: networkx's all_shortest_paths was cut at 200 before).
+PATHS_FOUND = 200
 #: Longest path looked for (hops).
 PATH_MAX_HOPS = 8
 #: IRIs per VALUES block: keeps each query's text small for any server.
@@ -396,12 +399,14 @@ LIMIT {cap + 1 - len(found)}""")
         best = min(depth(m, parents[0]) + depth(m, parents[1]) for m in meeting)
         paths = []
         for middle in meeting:
+            if len(paths) >= PATHS_FOUND:
+                break
             if depth(middle, parents[0]) + depth(middle, parents[1]) != best:
                 continue
             for head, tail in itertools.product(walks(middle, parents[0]),
                                                 walks(middle, parents[1])):
                 paths.append([node_id(n, self.base) for n in [*head, *reversed(tail[:-1])]])
-                if len(paths) >= 10_000:
+                if len(paths) >= PATHS_FOUND:
                     break
         return sorted(paths)[:max_paths]
 
