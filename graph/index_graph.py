@@ -15,8 +15,8 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from graph.search_index import SearchIndex
 from graph import store_graph
+from graph.search_index import SearchIndex
 from graph.store_graph import LINKS, StoreGraph
 
 _BATCH = 500

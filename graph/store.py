@@ -22,8 +22,8 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
-import re
 import queue
+import re
 import shutil
 import tempfile
 import threading

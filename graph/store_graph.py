@@ -209,7 +209,8 @@ SELECT ?n ?p ?v (isIRI(?v) AS ?i) WHERE {{
         # Entities a paper links but the store does not describe: typed by their IRI.
         untyped = [iri for iri in iris if iri not in nodes]
         if untyped:
-            for (iri,) in _rows(self.store, f"""SELECT ?e WHERE {{ VALUES ?e {{ {_values(untyped)} }}
+            for (iri,) in _rows(self.store, f"""SELECT ?e WHERE {{
+  VALUES ?e {{ {_values(untyped)} }}
   FILTER EXISTS {{ ?p ?r ?e . ?p a {_PAPER} FILTER(?r IN ({_LINK_SET})) }} }}"""):
                 key = node_id(str(iri), self.base)
                 kind = key.split("/", 1)[0]
@@ -373,7 +374,8 @@ LIMIT {cap + 1 - len(found)}""")
                 return self._join(meeting, parents, max_paths)
             if sum(len(p) for p in parents) > PATH_VISIT_CAP:
                 return []
-            frontiers = (sorted(level), frontiers[1]) if side == 0 else (frontiers[0], sorted(level))
+            next_level = sorted(level)
+            frontiers = (next_level, frontiers[1]) if side == 0 else (frontiers[0], next_level)
         return []
 
     def _bridge(self, first: list[str], second: list[str], *, papers: bool

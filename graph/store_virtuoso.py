@@ -41,11 +41,11 @@ from pyoxigraph import DefaultGraph, NamedNode, Quad, RdfFormat
 
 from graph.store_remote import (
     DEFAULT_STAND_IN,
+    GENERATION,
     META_GRAPH,
     META_SUBJECT,
     N_TRIPLES,
     STAGING_PREFIX,
-    GENERATION,
     RemoteStore,
     _credentials,
     _hidden,
