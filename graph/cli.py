@@ -89,8 +89,22 @@ def build(inputs, out_dir, store, workers, scheduler, base_iri, spacy_model, add
         click.echo(f"paperkg: warning: {warning}", err=True)
     click.echo(f"built {result.papers} papers, {result.entities} entities, "
                f"{result.quads} quads into {result.store}")
+    _index_store(result.store)
     if result.exports:
         click.echo(f"exports: {', '.join(str(p) for p in result.exports)}")
+
+
+def _index_store(location: Any) -> None:
+    """Write the search index of a freshly built store, so a server's first search is fast."""
+    from graph import search_index
+    from graph.incremental import store_base
+    from graph.store import open_store
+
+    target = open_store(str(location), read_only=True)
+    try:
+        search_index.ensure_index(target, store_base(target))
+    finally:
+        target.close()
 
 
 @cli.command()
