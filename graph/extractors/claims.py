@@ -15,6 +15,7 @@ import re
 
 from spacy.tokens import Doc
 
+from graph.extractors import claim_model
 from graph.extractors.candidates import candidates
 from graph.extractors.results import find_quantities, results_in
 from graph.extractors.tokens import table
@@ -144,7 +145,7 @@ _COMMON_ACRONYMS = {
 _NUMERIC_UNITS = {"%", "points", "×", "x", "dB", "fps", "ms", "s", "min", "h", "d", "place"}
 
 
-def _sentences(doc: Doc) -> list[tuple[int, int]]:
+def sentence_spans(doc: Doc) -> list[tuple[int, int]]:
     """Sentence character spans, with fragments the parser split off merged back."""
     tokens = table(doc)
     text = tokens.doc_text
@@ -268,6 +269,23 @@ def _theory(sentence: str) -> bool:
     )
 
 
+def _learned_kind(
+    sentence: str, roles: dict[str, float], rule_kind: str | None, threshold: float
+) -> tuple[str | None, float]:
+    """The classifier decides whether the sentence is a claim; its kind is the rules' where they
+    name one (they read proofs and "we propose X, which outperforms Y" well), else the role's:
+    a result is empirical, an objective or method a contribution."""
+    score = claim_model.claim_score(roles)
+    if score < threshold:
+        return None, 0.0
+    if rule_kind is not None:
+        return rule_kind, round(score, 4)
+    if _theory(sentence) and not find_quantities(sentence):
+        return "theoretical", round(score, 4)
+    empirical = roles["result"] >= max(roles["objective"], roles["method"])
+    return ("empirical" if empirical else "contribution"), round(score, 4)
+
+
 def extract(doc: Doc) -> list[Mention]:
     """One claim mention per claiming sentence, with its Results."""
     text = table(doc).doc_text
@@ -281,7 +299,10 @@ def extract(doc: Doc) -> list[Mention]:
     named = [(c.start, c.end) for c in found if c.type in ("model", "dataset", "method")]
     after_contribution = False
     previous_claim = False
-    for start, end in _sentences(doc):
+    spans = sentence_spans(doc)
+    model = claim_model.shipped()
+    roles = model.classify([text[a:b] for a, b in spans]) if model is not None else None
+    for i, (start, end) in enumerate(spans):
         sentence = text[start:end]
         kind, confidence = _classify(
             sentence,
@@ -289,6 +310,8 @@ def extract(doc: Doc) -> list[Mention]:
             after_contribution=after_contribution,
             previous_claim=previous_claim,
         )
+        if roles is not None:
+            kind, confidence = _learned_kind(sentence, roles[i], kind, model.threshold)
         previous_claim = kind is not None
         if kind is None:
             continue
