@@ -118,7 +118,7 @@ def _rows(
 
 
 def fit(abstracts: Sequence[Abstract], c: float = L2_C, threshold: float = 0.5,
-        design: str = "context") -> ClaimModel:
+        design: str = "context", rule_threshold: float = 1.0) -> ClaimModel:
     from sklearn.feature_extraction import DictVectorizer
     from sklearn.linear_model import LogisticRegression
 
@@ -138,20 +138,31 @@ def fit(abstracts: Sequence[Abstract], c: float = L2_C, threshold: float = 0.5,
         if any(abs(w) >= 5e-4 for w in row):
             weights_by_name[str(name)] = row
     intercept = tuple(-30.0 if k is None else float(clf.intercept_[k]) for k in order)
-    model = ClaimModel(ROLES, intercept, weights_by_name, threshold, design)
+    model = ClaimModel(ROLES, intercept, weights_by_name, threshold, design, rule_threshold)
     # what is shipped is the rounded JSON: score with exactly that
     return ClaimModel.from_json(model.to_json())
 
 
+def rule_votes(abstracts: Sequence[Abstract]) -> list[list[bool]]:
+    """Per sentence, whether the hand-written rules take it as a claim (read without the
+    parser: names the parser would find are left out)."""
+    from graph.extractors.claims import rule_kinds
+
+    return [[kind is not None for kind in rule_kinds(a.sentences)] for a in abstracts]
+
+
 def measure(abstracts: Sequence[Abstract], scores: Sequence[Sequence[float]],
-            threshold: float) -> dict[str, float | int]:
+            threshold: float, rules: Sequence[Sequence[bool]] | None = None,
+            rule_threshold: float = 1.0) -> dict[str, float | int]:
     """The issue's three figures: recall of result sentences (annotator confidence >= 0.7),
     the share of background sentences taken, and the share of claims that are result,
-    objective or method sentences."""
+    objective or method sentences. A sentence is a claim when its score reaches `threshold`,
+    or `rule_threshold` where the rules take it."""
     results = results_found = background = background_taken = taken = right = 0
-    for a, row in zip(abstracts, scores, strict=True):
-        for label, conf, score in zip(a.labels, a.confs, row, strict=True):
-            claim = score >= threshold
+    for i, (a, row) in enumerate(zip(abstracts, scores, strict=True)):
+        votes = rules[i] if rules is not None else [False] * len(row)
+        for label, conf, score, vote in zip(a.labels, a.confs, row, votes, strict=True):
+            claim = score >= threshold or (vote and score >= rule_threshold)
             if label == "result" and conf >= RESULT_CONFIDENCE:
                 results += 1
                 results_found += claim
@@ -190,16 +201,23 @@ def out_of_fold(abstracts: Sequence[Abstract], extra: Sequence[Abstract], folds:
     return scores
 
 
-def choose_threshold(abstracts: Sequence[Abstract], scores: Sequence[Sequence[float]]):
-    """The threshold rule on out-of-fold scores; the sweep comes back with it."""
+def choose_threshold(abstracts: Sequence[Abstract], scores: Sequence[Sequence[float]],
+                     rules: Sequence[Sequence[bool]]):
+    """The threshold rule on out-of-fold scores, for the score alone and for the score with a
+    lower threshold where the rules take the sentence; (threshold, rule threshold) and the
+    sweep of the first come back."""
     sweep = {t: measure(abstracts, scores, t) for t in THRESHOLDS}
-    fine = [t for t, m in sweep.items()
+    pairs = {(t, r): measure(abstracts, scores, t, rules, r)
+             for t in THRESHOLDS for r in THRESHOLDS if r < t}
+    pairs.update({(t, 1.0): m for t, m in sweep.items()})
+    fine = [p for p, m in pairs.items()
             if m["background_taken"] <= MAX_BACKGROUND and m["precision"] >= MIN_PRECISION]
     if fine:
-        best = max(fine, key=lambda t: (sweep[t]["result_recall"], t))
+        best = max(fine, key=lambda p: (pairs[p]["result_recall"], -pairs[p]["background_taken"],
+                                        p))
     else:
-        best = min(sweep, key=lambda t: (sweep[t]["background_taken"], -t))
-    return best, sweep
+        best = min(pairs, key=lambda p: (pairs[p]["background_taken"], -p[0], -p[1]))
+    return best, pairs[best], sweep
 
 
 def train(
@@ -224,25 +242,33 @@ def train(
                               len(scirex)}}
     lines = []
     designs = DESIGNS if compare else ("context",)
+    rules = rule_votes(train_set)
+    report["rules_alone"] = measure(train_set, [[1.0 if v else 0.0 for v in row]
+                                                for row in rules], 0.5)
+    lines.append("rules alone on CSAbstruct train: " + _figures(report["rules_alone"]))
     for design in designs:
         scores = out_of_fold(train_set, scirex, folds, design=design)
-        threshold, sweep = choose_threshold(train_set, scores)
+        (threshold, rule_threshold), chosen, sweep = choose_threshold(train_set, scores, rules)
         report.setdefault("designs", {})[design] = {
-            "threshold": threshold, "out_of_fold": sweep[threshold],
+            "threshold": threshold, "rule_threshold": rule_threshold, "out_of_fold": chosen,
+            "score_alone": max(sweep.items(), key=lambda kv: (
+                kv[1]["background_taken"] <= MAX_BACKGROUND, kv[1]["result_recall"]))[1],
         }
         if design == "context":
-            report["threshold"] = threshold
+            report["threshold"], report["rule_threshold"] = threshold, rule_threshold
             report["sweep"] = {str(t): m for t, m in sweep.items()}
-        lines.append(f"{design}: threshold {threshold} out of fold on CSAbstruct train: "
-                     + _figures(sweep[threshold]))
-    model = fit([*train_set, *scirex], threshold=report["threshold"])
+        lines.append(f"{design}: thresholds {threshold} / {rule_threshold} (where the rules take"
+                     f" it) out of fold on CSAbstruct train: " + _figures(chosen))
+    model = fit([*train_set, *scirex], threshold=report["threshold"],
+                rule_threshold=report["rule_threshold"])
     out.mkdir(parents=True, exist_ok=True)
     (out / MODEL_FILE).write_text(json.dumps(model.to_json(), sort_keys=True) + "\n",
                                   encoding="utf-8")
     report["features"] = len(model.weights)
     if report_dev:
         dev = read_csabstruct(Path(csabstruct_dir) / "dev.jsonl")
-        report["dev"] = measure(dev, scores_of(model, dev), model.threshold)
+        report["dev"] = measure(dev, scores_of(model, dev), model.threshold, rule_votes(dev),
+                                model.rule_threshold)
         lines.append("CSAbstruct dev (sentences as given): " + _figures(report["dev"]))
     (out / REPORT_FILE).write_text(json.dumps(report, indent=1, sort_keys=True) + "\n",
                                    encoding="utf-8")

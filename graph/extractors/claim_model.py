@@ -5,7 +5,8 @@ graph/train_claims.py fits it on CSAbstruct train (and the hand-annotated SciREX
 writes it as plain JSON (feature -> one weight per role), so scoring needs neither pickle nor
 scikit-learn. The roles are CSAbstruct's: background, objective, method, result, other. A
 sentence's claim score is the probability of the roles a claim has (objective, method, result);
-the shipped threshold on it was chosen by cross-validation on train.
+the shipped thresholds on it (one for every sentence, a lower one for the sentences the
+hand-written rules take as claims) were chosen by cross-validation on train.
 """
 
 from __future__ import annotations
@@ -70,6 +71,8 @@ class ClaimModel:
     #: least claim score (probability of objective, method or result) for a claim
     threshold: float
     design: str = "context"
+    #: the least claim score for a sentence the hand-written rules take as a claim
+    rule_threshold: float = 1.0
 
     def probabilities(self, features: Mapping[str, float]) -> dict[str, float]:
         logits = list(self.intercept)
@@ -95,6 +98,7 @@ class ClaimModel:
             "roles": list(self.roles),
             "threshold": self.threshold,
             "design": self.design,
+            "rule_threshold": self.rule_threshold,
             "intercept": [round(v, 5) for v in self.intercept],
             "weights": {k: [round(v, 4) for v in row] for k, row in sorted(self.weights.items())},
         }
@@ -112,7 +116,8 @@ class ClaimModel:
         design = data.get("design", "context")
         if design not in DESIGNS:
             raise InputError(f"{source}: design {design!r} is not one of {', '.join(DESIGNS)}")
-        return cls(roles, tuple(data["intercept"]), weights, float(data["threshold"]), design)
+        return cls(roles, tuple(data["intercept"]), weights, float(data["threshold"]), design,
+                   float(data.get("rule_threshold", 1.0)))
 
 
 def claim_score(probabilities: Mapping[str, float]) -> float:

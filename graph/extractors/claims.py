@@ -269,14 +269,33 @@ def _theory(sentence: str) -> bool:
     )
 
 
+def rule_kinds(sentences: list[str]) -> list[str | None]:
+    """The rules' kind for each sentence of an abstract, without the names the parser finds:
+    what training reads CSAbstruct's sentences with."""
+    kinds: list[str | None] = []
+    names: set[str] = set()
+    after_contribution = previous_claim = False
+    for sentence in sentences:
+        kind, _ = _classify(sentence, names=names, after_contribution=after_contribution,
+                            previous_claim=previous_claim)
+        previous_claim = kind is not None
+        if kind == "contribution":
+            after_contribution = True
+            names |= _names_from(sentence)
+        kinds.append(kind)
+    return kinds
+
+
 def _learned_kind(
-    sentence: str, roles: dict[str, float], rule_kind: str | None, threshold: float
+    sentence: str, roles: dict[str, float], rule_kind: str | None, model: claim_model.ClaimModel
 ) -> tuple[str | None, float]:
-    """The classifier decides whether the sentence is a claim; its kind is the rules' where they
-    name one (they read proofs and "we propose X, which outperforms Y" well), else the role's:
-    a result is empirical, an objective or method a contribution."""
+    """The classifier decides whether the sentence is a claim (with a lower bar where the rules
+    take it); its kind is the rules' where they name one (they read proofs and "we propose X,
+    which outperforms Y" well), else the role's: a result is empirical, an objective or method
+    a contribution."""
     score = claim_model.claim_score(roles)
-    if score < threshold:
+    bar = model.threshold if rule_kind is None else min(model.threshold, model.rule_threshold)
+    if score < bar:
         return None, 0.0
     if rule_kind is not None:
         return rule_kind, round(score, 4)
@@ -310,15 +329,16 @@ def extract(doc: Doc) -> list[Mention]:
             after_contribution=after_contribution,
             previous_claim=previous_claim,
         )
-        if roles is not None:
-            kind, confidence = _learned_kind(sentence, roles[i], kind, model.threshold)
+        # the rules read on with their own decisions, as they did when the thresholds were set
         previous_claim = kind is not None
-        if kind is None:
-            continue
         if kind == "contribution":
             after_contribution = True
             names |= _names_from(sentence)
             names.update(name for at, name in coined if start <= at < end)
+        if roles is not None:
+            kind, confidence = _learned_kind(sentence, roles[i], kind, model)
+        if kind is None:
+            continue
         results = () if kind == "theoretical" else tuple(
             r for r in results_in(sentence, start)
             if not any(a <= r.start and r.end <= b for a, b in named)
