@@ -181,6 +181,24 @@ def measure(abstracts: Sequence[Abstract], scores: Sequence[Sequence[float]],
     }
 
 
+def errors(abstracts: Sequence[Abstract], scores: Sequence[Sequence[float]],
+           rules: Sequence[Sequence[bool]], threshold: float, rule_threshold: float,
+           per_kind: int = 30) -> dict[str, list[dict]]:
+    """The first `per_kind` result sentences missed and background sentences taken, in file
+    order, to read (train material only)."""
+    out: dict[str, list[dict]] = {"missed_results": [], "background_taken": []}
+    for a, row, votes in zip(abstracts, scores, rules, strict=True):
+        for i, (label, conf, score) in enumerate(zip(a.labels, a.confs, row, strict=True)):
+            claim = score >= threshold or (votes[i] and score >= rule_threshold)
+            kind = ("missed_results" if label == "result" and conf >= RESULT_CONFIDENCE
+                    and not claim else "background_taken" if label == "background" and claim
+                    else None)
+            if kind and len(out[kind]) < per_kind:
+                out[kind].append({"abstract": a.source, "sentence": i, "of": len(a.sentences),
+                                  "score": round(score, 3), "text": a.sentences[i]})
+    return out
+
+
 def scores_of(model: ClaimModel, abstracts: Sequence[Abstract]) -> list[list[float]]:
     return [[claim_score(p) for p in model.classify(a.sentences)] for a in abstracts]
 
@@ -224,7 +242,7 @@ def train(
     out_dir: Path | str | None = None,
     *,
     csabstruct_dir: Path | str = REPO.parent / "shared" / "data" / "csabstruct",
-    annotations: Path | str = REPO / "tests" / "gold" / "annotations.json",
+    annotations: Path | str | None = REPO / "tests" / "gold" / "annotations.json",
     texts: Path | str = REPO / "tests" / "gold" / "dev.json",
     folds: int = 5,
     compare: bool = False,
@@ -236,7 +254,7 @@ def train(
     if folds < 2:
         raise InputError(f"--folds: the threshold is chosen out of fold: at least 2 ({folds})")
     train_set = read_csabstruct(Path(csabstruct_dir) / "train.jsonl")
-    scirex = read_annotated_scirex(annotations, texts)
+    scirex = read_annotated_scirex(annotations, texts) if annotations is not None else []
     report: dict = {"format": "paperkg-claim-report/1", "folds": folds, "c": L2_C,
                     "train": {"csabstruct_abstracts": len(train_set), "scirex_abstracts":
                               len(scirex)}}
@@ -257,6 +275,8 @@ def train(
         if design == "context":
             report["threshold"], report["rule_threshold"] = threshold, rule_threshold
             report["sweep"] = {str(t): m for t, m in sweep.items()}
+            report["errors_out_of_fold"] = errors(train_set, scores, rules, threshold,
+                                                  rule_threshold)
         lines.append(f"{design}: thresholds {threshold} / {rule_threshold} (where the rules take"
                      f" it) out of fold on CSAbstruct train: " + _figures(chosen))
     model = fit([*train_set, *scirex], threshold=report["threshold"],
