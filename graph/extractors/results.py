@@ -44,7 +44,8 @@ _UNITS: tuple[tuple[str, str | None], ...] = (
     (r"\s?days?\b", "d"),
     (r"\s?(?:epochs?)\b", "epochs"),
     (r"\s?(?:[GTMK]?FLOPs|[GTM]?FLOPS|[GM]?MACs)\b", "FLOPs"),
-    (r"\s?(?:GB|MB|KB|TB|GiB|MiB)\b", None),  # unit is the matched text
+    (r"\s?(?:GB|MB|KB|TB|GiB|MiB|[GMK]b/s|[GMK]bps|[GMKk]?Hz|[kmM]?W|[μµun]s|[mck]?m)\b",
+     None),  # unit is the matched text
     (r"\s?(?:trillion|T)\b", "T"),
     (r"\s?(?:billion|B)\b", "B"),
     (r"\s?(?:million|M)\b", "M"),
@@ -168,10 +169,8 @@ _NOT_NAMES = {
     "Specifically",
     "Compared",
 }
-_AMOUNT_UNITS = frozenset(
-    {"s", "ms", "min", "h", "d", "epochs", "FLOPs", "K", "M", "B", "T", "params", "bit", "GB",
-     "MB", "KB", "TB", "GiB", "MiB", "fps"}
-)
+# units a score is written in; any other unit (a time, a size, a rate) is an amount
+_SCORE_UNITS = frozenset({None, "%", "points", "×", "x", "dB", "place"})
 _AMOUNT_METRIC = re.compile(
     r"time|latency|speed|throughput|memory|size|parameters|params|flops|cost|fps|bits?|energy",
     re.IGNORECASE,
@@ -314,8 +313,8 @@ def _read_number(text: str, m: re.Match[str], in_range: bool = False) -> Quantit
                 break
         if unit is not None:
             break
-    if unit is None and re.match(r"[A-Za-z]", after):
-        return None  # 3D, 2nd, 4K as a name, v2 ...
+    if unit is None and re.match(r"-?[A-Za-z]", after):
+        return None  # 3D, 2nd, 4K as a name, v2, and modifiers: "a 2-layer network", "300-W"
     if _counts_things(text, unit_end, unit, "." in num):
         return None  # "8 tasks", "21 datasets", "1.2M images": how much was used, not a result
     if unit is None:
@@ -493,7 +492,7 @@ def _metric_for(
         return "speedup"
     best = None
     for start, end, surface in metrics:
-        if q.unit in _AMOUNT_UNITS and not _AMOUNT_METRIC.search(surface):
+        if q.unit not in _SCORE_UNITS and not _AMOUNT_METRIC.search(surface):
             continue  # "30 minutes" is no accuracy: a time or a size takes a metric of its kind
         if end <= q.start:
             between = sentence[end : q.start]
