@@ -48,7 +48,7 @@ def test_features_of_a_sentence_and_its_neighbours():
     assert first["c:propose"] == 1.0 and first["first"] == 1.0 and first["pos"] == 0.0
     assert second["c:percent"] == 1.0 and second["c:than"] == 1.0 and second["last"] == 1.0
     assert second["p:propose"] == pytest.approx(0.5 / 3 ** 0.5)
-    assert second["p:c:propose"] == 1.0 and "n:c:we" in first
+    assert second["p:c:propose"] == 1.0 and first["n:c:percent"] == 1.0
     value = 1 / 6 ** 0.5
     assert abstract_features(["We propose X."], "words") == [
         dict.fromkeys(["w:we", "w:propose", "w:x", "w:<s>_we", "w:we_propose", "w:propose_x"],
@@ -119,3 +119,18 @@ def test_bad_csabstruct_line_is_named(tmp_path):
                                       "--out", str(tmp_path / "out")])
     assert result.exit_code == 2
     assert "train.jsonl: line 1: labels do not match sentences ('claim')" in result.output
+
+
+def test_the_extractor_takes_what_the_classifier_takes(model):
+    from graph import nlp as nlp_loader
+    from graph.extractors import claims
+
+    text = " ".join(ABSTRACT)
+    mentions = claims.extract(nlp_loader.load()(text))
+    assert [(m.text, m.claim_kind) for m in mentions] == [
+        (ABSTRACT[2], "contribution"),
+        (ABSTRACT[3], "empirical"),
+    ]
+    assert [(r.text, r.metric) for r in mentions[1].results] == [("4.2%", "accuracy"),
+                                                                  ("three times", "speedup")]
+    assert all(m.confidence >= model.rule_threshold for m in mentions)
