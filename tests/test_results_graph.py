@@ -14,8 +14,8 @@ from graph.incremental import add_papers, remove_paper
 from graph.metric_direction import higher_is_better
 from graph.model import Mention, Paper, PaperExtraction, Result
 from graph.namespaces import PKG, result_iri
-from graph.store import EmbeddedStore
 from tests.scale.graphs import BASE, corpus_quads
+from tests.test_incremental import _extract_from, store  # noqa: F401 (the store fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
 XSD_BOOLEAN = "http://www.w3.org/2001/XMLSchema#boolean"
@@ -79,11 +79,6 @@ def papers() -> list[PaperExtraction]:
     ]
 
 
-def _extract_from(extractions):
-    by_key = {e.paper.key: e for e in extractions}
-    return lambda batch: [by_key[p.key] for p in batch]
-
-
 def rows(store) -> list[tuple]:
     out = []
     for s in store.query(leaderboard_query()):
@@ -91,13 +86,6 @@ def rows(store) -> list[tuple]:
             "dataset", "metric", "value", "unit", "higherIsBetter", "model", "baseline",
             "title")))
     return out
-
-
-@pytest.fixture
-def store(tmp_path):
-    opened = EmbeddedStore(str(tmp_path / "store"))
-    yield opened
-    opened.close()
 
 
 LEADERBOARD = [

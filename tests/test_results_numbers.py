@@ -35,7 +35,8 @@ def _r(sentence: str) -> list[tuple]:
     ("Training is 3-fold faster and inference runs 2.5x faster than BERT.",
      [("3-fold", Decimal("3"), "×", "speedup", None, None, None),
       ("2.5x", Decimal("2.5"), "x", "speedup", None, None, "BERT")]),
-    ("It gives a tenfold speedup.", [("tenfold", Decimal("10"), "×", "speedup", None, None, None)]),
+    ("It gives a tenfold speedup.",
+     [("tenfold", Decimal("10"), "×", "speedup", None, None, None)]),
     ("The majority of users (77.63 per cent) were engaged.",
      [("77.63 per cent", Decimal("77.63"), "%", None, None, None, None)]),
     # decimals with their metric
