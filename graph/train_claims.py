@@ -118,7 +118,8 @@ def _rows(
 
 
 def fit(abstracts: Sequence[Abstract], c: float = L2_C, threshold: float = 0.5,
-        design: str = "context", rule_threshold: float = 1.0) -> ClaimModel:
+        design: str = "context", rule_threshold: float = 1.0,
+        proposals: bool = False) -> ClaimModel:
     from sklearn.feature_extraction import DictVectorizer
     from sklearn.linear_model import LogisticRegression
 
@@ -138,22 +139,26 @@ def fit(abstracts: Sequence[Abstract], c: float = L2_C, threshold: float = 0.5,
         if any(abs(w) >= 5e-4 for w in row):
             weights_by_name[str(name)] = row
     intercept = tuple(-30.0 if k is None else float(clf.intercept_[k]) for k in order)
-    model = ClaimModel(ROLES, intercept, weights_by_name, threshold, design, rule_threshold)
+    model = ClaimModel(ROLES, intercept, weights_by_name, threshold, design, rule_threshold,
+                       proposals)
     # what is shipped is the rounded JSON: score with exactly that
     return ClaimModel.from_json(model.to_json())
 
 
-def rule_votes(abstracts: Sequence[Abstract]) -> list[list[bool]]:
-    """Per sentence, whether the hand-written rules take it as a claim (read without the
-    parser: names the parser would find are left out)."""
-    from graph.extractors.claims import rule_kinds
+def rule_votes(abstracts: Sequence[Abstract]) -> list[list[int]]:
+    """Per sentence: 2 when it opens with "we propose/introduce/present", 1 when the
+    hand-written rules take it as a claim otherwise (read without the parser: names the parser
+    would find are left out), 0 when they do not."""
+    from graph.extractors.claims import opens_with_proposal, rule_kinds
 
-    return [[kind is not None for kind in rule_kinds(a.sentences)] for a in abstracts]
+    return [[2 if opens_with_proposal(s) else int(kind is not None)
+             for s, kind in zip(a.sentences, rule_kinds(a.sentences), strict=True)]
+            for a in abstracts]
 
 
 def measure(abstracts: Sequence[Abstract], scores: Sequence[Sequence[float]],
-            threshold: float, rules: Sequence[Sequence[bool]] | None = None,
-            rule_threshold: float = 1.0) -> dict[str, float | int]:
+            threshold: float, rules: Sequence[Sequence[int]] | None = None,
+            rule_threshold: float = 1.0, proposals: bool = False) -> dict[str, float | int]:
     """The issue's three figures: recall of result sentences (annotator confidence >= 0.7),
     the share of background sentences taken, and the share of claims that are result,
     objective or method sentences. A sentence is a claim when its score reaches `threshold`,
@@ -162,7 +167,8 @@ def measure(abstracts: Sequence[Abstract], scores: Sequence[Sequence[float]],
     for i, (a, row) in enumerate(zip(abstracts, scores, strict=True)):
         votes = rules[i] if rules is not None else [False] * len(row)
         for label, conf, score, vote in zip(a.labels, a.confs, row, votes, strict=True):
-            claim = score >= threshold or (vote and score >= rule_threshold)
+            claim = (score >= threshold or (vote and score >= rule_threshold)
+                     or (proposals and vote == 2))
             if label == "result" and conf >= RESULT_CONFIDENCE:
                 results += 1
                 results_found += claim
@@ -182,14 +188,15 @@ def measure(abstracts: Sequence[Abstract], scores: Sequence[Sequence[float]],
 
 
 def errors(abstracts: Sequence[Abstract], scores: Sequence[Sequence[float]],
-           rules: Sequence[Sequence[bool]], threshold: float, rule_threshold: float,
-           per_kind: int = 30) -> dict[str, list[dict]]:
+           rules: Sequence[Sequence[int]], threshold: float, rule_threshold: float,
+           proposals: bool, per_kind: int = 30) -> dict[str, list[dict]]:
     """The first `per_kind` result sentences missed and background sentences taken, in file
     order, to read (train material only)."""
     out: dict[str, list[dict]] = {"missed_results": [], "background_taken": []}
     for a, row, votes in zip(abstracts, scores, rules, strict=True):
         for i, (label, conf, score) in enumerate(zip(a.labels, a.confs, row, strict=True)):
-            claim = score >= threshold or (votes[i] and score >= rule_threshold)
+            claim = (score >= threshold or (votes[i] and score >= rule_threshold)
+                     or (proposals and votes[i] == 2))
             kind = ("missed_results" if label == "result" and conf >= RESULT_CONFIDENCE
                     and not claim else "background_taken" if label == "background" and claim
                     else None)
@@ -225,16 +232,16 @@ def choose_threshold(abstracts: Sequence[Abstract], scores: Sequence[Sequence[fl
     lower threshold where the rules take the sentence; (threshold, rule threshold) and the
     sweep of the first come back."""
     sweep = {t: measure(abstracts, scores, t) for t in THRESHOLDS}
-    pairs = {(t, r): measure(abstracts, scores, t, rules, r)
-             for t in THRESHOLDS for r in THRESHOLDS if r < t}
-    pairs.update({(t, 1.0): m for t, m in sweep.items()})
+    pairs = {(t, r, p): measure(abstracts, scores, t, rules, r, p)
+             for t in THRESHOLDS for r in (*THRESHOLDS, 1.0) if r < t or r == 1.0
+             for p in (False, True)}
     fine = [p for p, m in pairs.items()
             if m["background_taken"] <= MAX_BACKGROUND and m["precision"] >= MIN_PRECISION]
     if fine:
         best = max(fine, key=lambda p: (pairs[p]["result_recall"], -pairs[p]["background_taken"],
                                         p))
     else:
-        best = min(pairs, key=lambda p: (pairs[p]["background_taken"], -p[0], -p[1]))
+        best = min(pairs, key=lambda p: (pairs[p]["background_taken"], -p[0], -p[1], p[2]))
     return best, pairs[best], sweep
 
 
@@ -266,21 +273,25 @@ def train(
     lines.append("rules alone on CSAbstruct train: " + _figures(report["rules_alone"]))
     for design in designs:
         scores = out_of_fold(train_set, scirex, folds, design=design)
-        (threshold, rule_threshold), chosen, sweep = choose_threshold(train_set, scores, rules)
+        (threshold, rule_threshold, proposals), chosen, sweep = choose_threshold(
+            train_set, scores, rules)
         report.setdefault("designs", {})[design] = {
-            "threshold": threshold, "rule_threshold": rule_threshold, "out_of_fold": chosen,
+            "threshold": threshold, "rule_threshold": rule_threshold, "proposals": proposals,
+            "out_of_fold": chosen,
             "score_alone": max(sweep.items(), key=lambda kv: (
                 kv[1]["background_taken"] <= MAX_BACKGROUND, kv[1]["result_recall"]))[1],
         }
         if design == "context":
             report["threshold"], report["rule_threshold"] = threshold, rule_threshold
+            report["proposals"] = proposals
             report["sweep"] = {str(t): m for t, m in sweep.items()}
             report["errors_out_of_fold"] = errors(train_set, scores, rules, threshold,
-                                                  rule_threshold)
+                                                  rule_threshold, proposals)
         lines.append(f"{design}: thresholds {threshold} / {rule_threshold} (where the rules take"
-                     f" it) out of fold on CSAbstruct train: " + _figures(chosen))
+                     f" it), proposals always: {proposals}; out of fold on CSAbstruct train: "
+                     + _figures(chosen))
     model = fit([*train_set, *scirex], threshold=report["threshold"],
-                rule_threshold=report["rule_threshold"])
+                rule_threshold=report["rule_threshold"], proposals=report["proposals"])
     out.mkdir(parents=True, exist_ok=True)
     (out / MODEL_FILE).write_text(json.dumps(model.to_json(), sort_keys=True) + "\n",
                                   encoding="utf-8")
@@ -288,7 +299,7 @@ def train(
     if report_dev:
         dev = read_csabstruct(Path(csabstruct_dir) / "dev.jsonl")
         report["dev"] = measure(dev, scores_of(model, dev), model.threshold, rule_votes(dev),
-                                model.rule_threshold)
+                                model.rule_threshold, model.proposals)
         lines.append("CSAbstruct dev (sentences as given): " + _figures(report["dev"]))
     (out / REPORT_FILE).write_text(json.dumps(report, indent=1, sort_keys=True) + "\n",
                                    encoding="utf-8")

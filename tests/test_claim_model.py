@@ -134,3 +134,30 @@ def test_the_extractor_takes_what_the_classifier_takes(model):
     assert [(r.text, r.metric) for r in mentions[1].results] == [("4.2%", "accuracy"),
                                                                   ("three times", "speedup")]
     assert all(m.confidence >= model.rule_threshold for m in mentions)
+
+
+@pytest.mark.parametrize(("sentence", "opens"), [
+    ("We propose ScriptNet, a gated recurrent network.", True),
+    ("In this paper, we introduce a new loss.", True),
+    ("This paper presents a survey of parsers.", True),
+    ("Here we present X.", True),
+    ("Previous work has proposed many parsers.", False),
+    ("We evaluate the proposed method on two sets.", False),
+])
+def test_a_sentence_opening_with_a_proposal(sentence, opens):
+    from graph.extractors.claims import opens_with_proposal
+
+    assert opens_with_proposal(sentence) is opens
+
+
+def test_proposals_are_claims_at_any_score_only_when_the_model_says_so(model):
+    import dataclasses
+
+    from graph.extractors.claims import _learned_kind
+
+    sentence = "We propose ScriptNet, a gated recurrent network for log parsing."
+    roles = {"background": 0.7, "objective": 0.2, "method": 0.05, "result": 0.05, "other": 0.0}
+    strict = dataclasses.replace(model, threshold=0.9, rule_threshold=0.9, proposals=False)
+    assert _learned_kind(sentence, roles, "contribution", strict) == (None, 0.0)
+    lenient = dataclasses.replace(strict, proposals=True)
+    assert _learned_kind(sentence, roles, "contribution", lenient) == ("contribution", 0.3)

@@ -73,6 +73,8 @@ class ClaimModel:
     design: str = "context"
     #: the least claim score for a sentence the hand-written rules take as a claim
     rule_threshold: float = 1.0
+    #: whether a sentence opening with "we propose/introduce/present" is a claim at any score
+    proposals: bool = False
 
     def probabilities(self, features: Mapping[str, float]) -> dict[str, float]:
         logits = list(self.intercept)
@@ -99,6 +101,7 @@ class ClaimModel:
             "threshold": self.threshold,
             "design": self.design,
             "rule_threshold": self.rule_threshold,
+            "proposals": self.proposals,
             "intercept": [round(v, 5) for v in self.intercept],
             "weights": {k: [round(v, 4) for v in row] for k, row in sorted(self.weights.items())},
         }
@@ -117,7 +120,7 @@ class ClaimModel:
         if design not in DESIGNS:
             raise InputError(f"{source}: design {design!r} is not one of {', '.join(DESIGNS)}")
         return cls(roles, tuple(data["intercept"]), weights, float(data["threshold"]), design,
-                   float(data.get("rule_threshold", 1.0)))
+                   float(data.get("rule_threshold", 1.0)), bool(data.get("proposals", False)))
 
 
 def claim_score(probabilities: Mapping[str, float]) -> float:

@@ -269,6 +269,18 @@ def _theory(sentence: str) -> bool:
     )
 
 
+# "We propose X", "In this paper we present X": the one opening a claim cannot do without
+_PROPOSE_OPENING = re.compile(
+    r"^(?:\W*(?:here|in this (?:paper|work|article|study|\w+)),?\s+)?"
+    r"(?:we|this (?:paper|work|article))\s+(?:propose|introduce|present)s?\b",
+    _I,
+)
+
+
+def opens_with_proposal(sentence: str) -> bool:
+    return bool(_PROPOSE_OPENING.search(sentence))
+
+
 def rule_kinds(sentences: list[str]) -> list[str | None]:
     """The rules' kind for each sentence of an abstract, without the names the parser finds:
     what training reads CSAbstruct's sentences with."""
@@ -295,7 +307,7 @@ def _learned_kind(
     a contribution."""
     score = claim_model.claim_score(roles)
     bar = model.threshold if rule_kind is None else min(model.threshold, model.rule_threshold)
-    if score < bar:
+    if score < bar and not (model.proposals and opens_with_proposal(sentence)):
         return None, 0.0
     if rule_kind is not None:
         return rule_kind, round(score, 4)
