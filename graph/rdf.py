@@ -20,6 +20,7 @@ from pathlib import Path
 
 from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad, RdfFormat, Store, parse
 
+from graph.metric_direction import higher_is_better
 from graph.model import (
     ENTITY_TYPES,
     Entity,
@@ -28,7 +29,6 @@ from graph.model import (
     PaperExtraction,
     ResolvedCorpus,
 )
-from graph.metric_direction import higher_is_better
 from graph.model import Result as ResultRecord
 from graph.namespaces import (
     DCTERMS,

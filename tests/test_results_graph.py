@@ -5,6 +5,7 @@ incremental add or remove keeps all of it right."""
 from __future__ import annotations
 
 import re
+from contextlib import closing
 from decimal import Decimal
 from pathlib import Path
 
@@ -14,8 +15,9 @@ from graph.incremental import add_papers, remove_paper
 from graph.metric_direction import higher_is_better
 from graph.model import Mention, Paper, PaperExtraction, Result
 from graph.namespaces import PKG, result_iri
+from graph.store import EmbeddedStore
 from tests.scale.graphs import BASE, corpus_quads
-from tests.test_incremental import _extract_from, store  # noqa: F401 (the store fixture)
+from tests.test_incremental import _extract_from
 
 ROOT = Path(__file__).resolve().parent.parent
 XSD_BOOLEAN = "http://www.w3.org/2001/XMLSchema#boolean"
@@ -86,6 +88,12 @@ def rows(store) -> list[tuple]:
             "dataset", "metric", "value", "unit", "higherIsBetter", "model", "baseline",
             "title")))
     return out
+
+
+@pytest.fixture
+def store(tmp_path):
+    with closing(EmbeddedStore(str(tmp_path / "store"))) as opened:
+        yield opened
 
 
 LEADERBOARD = [
