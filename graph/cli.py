@@ -314,7 +314,15 @@ def eval_cmd(gold, corpora, all_corpora, split, errors, shared, as_json, limit, 
 
 
 @cli.command()
+@click.option("--model", "which", type=click.Choice(["entities", "claims"]), default="entities",
+              show_default=True, help="The entity scorer, or the claim classifier.")
 @click.option("--out", "out_dir", default=None, help="Where to write the trained model.")
+@click.option("--csabstruct", "csabstruct_dir", default="../shared/data/csabstruct",
+              show_default=True, help="CSAbstruct train.jsonl/dev.jsonl (--model claims).")
+@click.option("--compare", is_flag=True,
+              help="--model claims: also cross-validate the smaller feature designs.")
+@click.option("--report-dev", is_flag=True,
+              help="--model claims: score the fitted model on CSAbstruct dev (report only).")
 @click.option("--scirex", "scirex_dir", default="../shared/data/scirex", show_default=True,
               type=click.Path(exists=True, file_okay=False))
 @click.option("--abstract-weight", default=0, show_default=True, type=click.IntRange(min=0),
@@ -326,8 +334,18 @@ def eval_cmd(gold, corpora, all_corpora, split, errors, shared, as_json, limit, 
 @click.option("--max-body-tokens", default=None, type=click.IntRange(min=1),
               help="Tokens of each paper's body to train on (default: the shipped model's).")
 @user_errors
-def train(out_dir, scirex_dir, abstract_weight, gold, folds, max_body_tokens):
-    """Train the learned mention scorer on the SciREX train split; write it to data/models/."""
+def train(which, out_dir, csabstruct_dir, compare, report_dev, scirex_dir, abstract_weight, gold,
+          folds, max_body_tokens):
+    """Train the learned mention scorer on the SciREX train split (or the claim classifier on
+    CSAbstruct train) and write it to data/models/."""
+    if which == "claims":
+        from graph.train_claims import train as train_claims
+
+        if not Path(csabstruct_dir, "train.jsonl").is_file():
+            raise UserError(f"--csabstruct: no train.jsonl in {csabstruct_dir}")
+        click.echo(train_claims(out_dir, csabstruct_dir=csabstruct_dir, folds=folds or 5,
+                                compare=compare, report_dev=report_dev))
+        return
     from graph.train import train as run_train
 
     if folds > 1 and gold is None:

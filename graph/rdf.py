@@ -20,6 +20,7 @@ from pathlib import Path
 
 from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad, RdfFormat, Store, parse
 
+from graph.metric_direction import higher_is_better
 from graph.model import (
     ENTITY_TYPES,
     Entity,
@@ -71,6 +72,7 @@ XSD_DECIMAL = _n(XSD, "decimal")
 XSD_INTEGER = _n(XSD, "integer")
 XSD_GYEAR = _n(XSD, "gYear")
 XSD_ANYURI = _n(XSD, "anyURI")
+XSD_BOOLEAN = _n(XSD, "boolean")
 
 SKOS_CONCEPT = _n(SKOS, "Concept")
 SKOS_ALT = _n(SKOS, "altLabel")
@@ -112,6 +114,7 @@ ABOUT = _n(PKG, "about")
 HAS_RESULT = _n(PKG, "result")
 VALUE = _n(PKG, "value")
 UNIT = _n(PKG, "unit")
+HIGHER_IS_BETTER = _n(PKG, "higherIsBetter")
 CONFIDENCE = _n(PKG, "confidence")
 
 OA_ANNOTATION = _n(OA, "Annotation")
@@ -531,6 +534,8 @@ _S_SCHEMA_SAME_AS = _t(SCHEMA_SAME_AS)
 _S_SCHOLARLY_ARTICLE = _t(SCHOLARLY_ARTICLE)
 _S_SKOS_CONCEPT = _t(SKOS_CONCEPT)
 _S_UNIT = _t(UNIT)
+_S_HIGHER_IS_BETTER = _t(HIGHER_IS_BETTER)
+_NT_TRUE, _NT_FALSE = (f'"{v}"^^{_t(XSD_BOOLEAN)}' for v in ("true", "false"))
 _S_VALUE = _t(VALUE)
 _S_XSD_ANYURI = _t(XSD_ANYURI)
 _XSD_INT_T, _XSD_DEC_T = _t(XSD_INTEGER), _t(XSD_DECIMAL)
@@ -637,6 +642,10 @@ def _result_lines(
         ]
         if result.unit:
             lines.append(f"{node} {_S_UNIT} {nt_string(result.unit)} .\n")
+        # the direction is the metric's, as the sentence names it: known before any resolving
+        up = higher_is_better(result.metric) if result.metric else None
+        if up is not None:
+            lines.append(f"{node} {_S_HIGHER_IS_BETTER} {_NT_TRUE if up else _NT_FALSE} .\n")
     if LINKED not in parts:
         return lines
     for field, (types, iri_predicate, name_predicate) in RESULT_FIELDS.items():

@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from graph import nlp as nlp_loader
-from graph.extractors import claims
+from graph.extractors import claim_model, claims
 from graph.extractors.results import find_quantities, results_in
 
 
@@ -39,6 +39,15 @@ DESCRIPTION = (
     "The encoder is shared across chunks. ChunkRank outperforms strong baselines on three "
     "collections while using 42% less memory."
 )
+
+
+@pytest.fixture
+def rules_only(monkeypatch):
+    """The hand-written rules alone, as with PAPERKG_CLAIM_MODEL=off."""
+    monkeypatch.setenv(claim_model.ENV_SWITCH, "off")
+    claim_model.shipped.cache_clear()
+    yield
+    claim_model.shipped.cache_clear()
 
 
 def _claims(nlp, text: str):
@@ -110,7 +119,7 @@ def test_theoretical_claims(nlp):
     assert all(m.results == () for m in mentions)
 
 
-def test_paper_without_numbers(nlp):
+def test_paper_without_numbers(nlp, rules_only):
     mentions = _claims(nlp, NO_NUMBERS)
     assert _sentences(NO_NUMBERS, mentions) == [
         (
@@ -122,7 +131,7 @@ def test_paper_without_numbers(nlp):
     assert all(m.results == () for m in mentions)
 
 
-def test_method_description_is_not_a_claim(nlp):
+def test_method_description_is_not_a_claim(nlp, rules_only):
     mentions = _claims(nlp, DESCRIPTION)
     assert [m.claim_kind for m in mentions] == ["contribution", "empirical"]
     assert mentions[1].text.startswith("ChunkRank outperforms")  # the paper's own name anchors it
@@ -130,7 +139,7 @@ def test_method_description_is_not_a_claim(nlp):
     assert (result.value, result.text, result.unit) == (Decimal("42"), "42%", "%")
 
 
-def test_span_has_no_trailing_whitespace(nlp):
+def test_span_has_no_trailing_whitespace(nlp, rules_only):
     text = "We introduce a sparse attention kernel.   \n\n"
     (mention,) = _claims(nlp, text)
     assert mention.text == "We introduce a sparse attention kernel."

@@ -135,6 +135,8 @@ def test_claim_and_result(quads):
     assert about(quads, result) == {
         fact(result, RDF_TYPE, n(PKG + "Result")),
         fact(result, PKG + "value", lit("4.2", XSD + "decimal")),
+        # NMI: higher is better
+        fact(result, PKG + "higherIsBetter", lit("true", XSD + "boolean")),
         fact(result, PKG + "unit", lit("%")),
         fact(result, SCHEMA + "text", lit("4.20%")),
         # "nmi" resolves through the metric's alias, case-insensitively

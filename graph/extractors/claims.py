@@ -15,6 +15,7 @@ import re
 
 from spacy.tokens import Doc
 
+from graph.extractors import claim_model
 from graph.extractors.candidates import candidates
 from graph.extractors.results import find_quantities, results_in
 from graph.extractors.tokens import table
@@ -144,7 +145,7 @@ _COMMON_ACRONYMS = {
 _NUMERIC_UNITS = {"%", "points", "×", "x", "dB", "fps", "ms", "s", "min", "h", "d", "place"}
 
 
-def _sentences(doc: Doc) -> list[tuple[int, int]]:
+def sentence_spans(doc: Doc) -> list[tuple[int, int]]:
     """Sentence character spans, with fragments the parser split off merged back."""
     tokens = table(doc)
     text = tokens.doc_text
@@ -268,6 +269,54 @@ def _theory(sentence: str) -> bool:
     )
 
 
+# "We propose X", "In this paper we present X": the one opening a claim cannot do without
+_PROPOSE_OPENING = re.compile(
+    r"^(?:\W*(?:here|in this (?:paper|work|article|study|\w+)),?\s+)?"
+    r"(?:we|this (?:paper|work|article))\s+(?:propose|introduce|present)s?\b",
+    _I,
+)
+
+
+def opens_with_proposal(sentence: str) -> bool:
+    return bool(_PROPOSE_OPENING.search(sentence))
+
+
+def rule_kinds(sentences: list[str]) -> list[str | None]:
+    """The rules' kind for each sentence of an abstract, without the names the parser finds:
+    what training reads CSAbstruct's sentences with."""
+    kinds: list[str | None] = []
+    names: set[str] = set()
+    after_contribution = previous_claim = False
+    for sentence in sentences:
+        kind, _ = _classify(sentence, names=names, after_contribution=after_contribution,
+                            previous_claim=previous_claim)
+        previous_claim = kind is not None
+        if kind == "contribution":
+            after_contribution = True
+            names |= _names_from(sentence)
+        kinds.append(kind)
+    return kinds
+
+
+def _learned_kind(
+    sentence: str, roles: dict[str, float], rule_kind: str | None, model: claim_model.ClaimModel
+) -> tuple[str | None, float]:
+    """The classifier decides whether the sentence is a claim (with a lower bar where the rules
+    take it); its kind is the rules' where they name one (they read proofs and "we propose X,
+    which outperforms Y" well), else the role's: a result is empirical, an objective or method
+    a contribution."""
+    score = claim_model.claim_score(roles)
+    bar = model.threshold if rule_kind is None else min(model.threshold, model.rule_threshold)
+    if score < bar and not (model.proposals and opens_with_proposal(sentence)):
+        return None, 0.0
+    if rule_kind is not None:
+        return rule_kind, round(score, 4)
+    if _theory(sentence) and not find_quantities(sentence):
+        return "theoretical", round(score, 4)
+    empirical = roles["result"] >= max(roles["objective"], roles["method"])
+    return ("empirical" if empirical else "contribution"), round(score, 4)
+
+
 def extract(doc: Doc) -> list[Mention]:
     """One claim mention per claiming sentence, with its Results."""
     text = table(doc).doc_text
@@ -281,7 +330,10 @@ def extract(doc: Doc) -> list[Mention]:
     named = [(c.start, c.end) for c in found if c.type in ("model", "dataset", "method")]
     after_contribution = False
     previous_claim = False
-    for start, end in _sentences(doc):
+    spans = sentence_spans(doc)
+    model = claim_model.shipped()
+    roles = model.classify([text[a:b] for a, b in spans]) if model is not None else None
+    for i, (start, end) in enumerate(spans):
         sentence = text[start:end]
         kind, confidence = _classify(
             sentence,
@@ -289,13 +341,16 @@ def extract(doc: Doc) -> list[Mention]:
             after_contribution=after_contribution,
             previous_claim=previous_claim,
         )
+        # the rules read on with their own decisions, as they did when the thresholds were set
         previous_claim = kind is not None
-        if kind is None:
-            continue
         if kind == "contribution":
             after_contribution = True
             names |= _names_from(sentence)
             names.update(name for at, name in coined if start <= at < end)
+        if roles is not None:
+            kind, confidence = _learned_kind(sentence, roles[i], kind, model)
+        if kind is None:
+            continue
         results = () if kind == "theoretical" else tuple(
             r for r in results_in(sentence, start)
             if not any(a <= r.start and r.end <= b for a, b in named)

@@ -27,7 +27,7 @@ _NUM = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+"
 _UNITS: tuple[tuple[str, str | None], ...] = (
     (r"\s?\\?%", "%"),
     (r"\s?percentage points?", "points"),
-    (r"\s?percent\b", "%"),
+    (r"\s?(?:percent|per\s?cent)\b", "%"),
     (r"\s?(?:pp|p\.p\.)(?![\w])", "points"),
     (r"\s?(?:points?|pts)\b", "points"),
     (r"\s?\$?\s?\\times\s?\$?", "×"),
@@ -44,7 +44,8 @@ _UNITS: tuple[tuple[str, str | None], ...] = (
     (r"\s?days?\b", "d"),
     (r"\s?(?:epochs?)\b", "epochs"),
     (r"\s?(?:[GTMK]?FLOPs|[GTM]?FLOPS|[GM]?MACs)\b", "FLOPs"),
-    (r"\s?(?:GB|MB|KB|TB|GiB|MiB)\b", None),  # unit is the matched text
+    (r"\s?(?:GB|MB|KB|TB|GiB|MiB|[GMK]b/s|[GMK]bps|[GMKk]?Hz|[kmM]?W|[μµun]s|[mck]?m)\b",
+     None),  # unit is the matched text
     (r"\s?(?:trillion|T)\b", "T"),
     (r"\s?(?:billion|B)\b", "B"),
     (r"\s?(?:million|M)\b", "M"),
@@ -55,6 +56,10 @@ _UNITS: tuple[tuple[str, str | None], ...] = (
 _UNIT_RES = tuple((re.compile(pattern), unit) for pattern, unit in _UNITS)
 
 _NUMBER = re.compile(r"(?<![\w.\-/@^_\\{])(?P<math>\$\s?)?(?P<num>" + _NUM + r")(?![\d])")
+# "12-15%": the second number follows a hyphen, which _NUMBER's look-behind refuses
+_RANGE = re.compile(r"(?<![\w.\-/@^_\\{$])(?P<a>" + _NUM + r")\s?[-–]\s?(?P<b>\d)")
+_NUMBER_AT = re.compile(r"(?P<math>)(?P<num>" + _NUM + r")(?![\d])")
+_RANGE_UNITS = frozenset({"%", "points", "×", "x", "dB"})
 _ORDINAL = re.compile(r"(?<![\w.\-])(?P<num>\d+)(?:st|nd|rd|th)\s+(?:place|rank)\b")
 
 _WORD_VALUES = {
@@ -164,6 +169,12 @@ _NOT_NAMES = {
     "Specifically",
     "Compared",
 }
+# units a score is written in; any other unit (a time, a size, a rate) is an amount
+_SCORE_UNITS = frozenset({None, "%", "points", "×", "x", "dB", "place"})
+_AMOUNT_METRIC = re.compile(
+    r"time|latency|speed|throughput|memory|size|parameters|params|flops|cost|fps|bits?|energy",
+    re.IGNORECASE,
+)
 _FASTER = re.compile(r"^\s*(?:faster|speed-?ups?|quicker)\b", re.IGNORECASE)
 
 
@@ -247,6 +258,12 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
             continue
         unit = _SCALE_WORDS.get(unit_word) or _TIME_WORDS.get(unit_word)
         add(Quantity(Decimal(value), m.group(), m.start(), m.end(), unit))
+    if "-" in text or "–" in text:
+        for m in _RANGE.finditer(text):
+            add_range = _read_range(text, m)
+            if add_range is not None:
+                for q in add_range:
+                    add(q)
     for m in _NUMBER.finditer(text):
         q = _read_number(text, m)
         if q is not None:
@@ -255,9 +272,23 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
     return tuple(found)
 
 
-def _read_number(text: str, m: re.Match[str]) -> Quantity | None:
+def _read_range(text: str, m: re.Match[str]) -> tuple[Quantity, Quantity] | None:
+    """ "12-15%", "2–3x": both ends, each with the unit written once after the second."""
+    second = _NUMBER_AT.match(text, m.start("b"))
+    if second is None:
+        return None
+    high = _read_number(text, second, in_range=True)
+    if high is None or high.unit not in _RANGE_UNITS:
+        return None
+    low = Decimal(m["a"].replace(",", ""))
+    return Quantity(low, m["a"], m.start("a"), m.end("a"), high.unit), high
+
+
+def _read_number(text: str, m: re.Match[str], in_range: bool = False) -> Quantity | None:
     num = m["num"]
     start, end = m.start(), m.end("num")
+    if in_range:
+        start = m.start("num")
     before = text[:start]
     after = text[end:]
     # image sizes and kernel shapes: 512x512, 3 × 3
@@ -267,16 +298,25 @@ def _read_number(text: str, m: re.Match[str]) -> Quantity | None:
         return None
     if re.match(r"\.\d|,\d{3}\b", after):
         return None
+    if not in_range and re.match(r"\s?[-–]\s?\d", after):
+        return None  # a range the range reader did not take: years, counts ("3-4 layers")
     unit: str | None = None
     unit_end = end
-    for pattern, name in _UNIT_RES:
-        u = pattern.match(text, end)
-        if u:
-            unit = name if name is not None else u.group().strip()
-            unit_end = u.end()
+    # "$4.4$ points", "$44$\\%": the unit may follow the formula's closing "$"
+    closed = re.match(r"\s?\$", after) if m["math"] else None
+    for probe in (end,) if closed is None else (end, end + closed.end()):
+        for pattern, name in _UNIT_RES:
+            u = pattern.match(text, probe)
+            if u:
+                unit = name if name is not None else u.group().strip()
+                unit_end = u.end()
+                break
+        if unit is not None:
             break
-    if unit is None and re.match(r"[A-Za-z]", after):
-        return None  # 3D, 2nd, 4K as a name, v2 ...
+    if unit is None and re.match(r"-?[A-Za-z]", after):
+        return None  # 3D, 2nd, 4K as a name, v2, and modifiers: "a 2-layer network", "300-W"
+    if _counts_things(text, unit_end, unit, "." in num):
+        return None  # "8 tasks", "21 datasets", "1.2M images": how much was used, not a result
     if unit is None:
         bare = num.replace(",", "")
         if _YEAR.fullmatch(bare):
@@ -303,6 +343,30 @@ def _read_number(text: str, m: re.Match[str]) -> Quantity | None:
         text_end += 1
     value = Decimal(num.replace(",", ""))
     return Quantity(value, text[text_start:text_end], text_start, text_end, unit)
+
+
+# Words after a number that keep it a result: prepositions, conjunctions, verbs of comparison.
+_NOT_A_COUNT = frozenset(
+    "on in at for over to and or with by from than of vs versus while when which respectively"
+    " compared relative against across as higher lower better worse faster slower more less fewer"
+    " smaller larger improvement increase decrease reduction gain drop error accuracy absolute"
+    " relative top average mean overall lead margin parameters params".split()
+)
+_NEXT_WORD = re.compile(r"\s?(?:\$\s?)?(?:-\s?)?([A-Za-z][A-Za-z\-]*)")
+
+
+def _counts_things(text: str, at: int, unit: str | None, decimal: bool) -> bool:
+    """Whether the number ending at `at` counts things: a whole number, bare or with a
+    magnitude ("8", "1.2M"), followed by a noun that is not a metric ("tasks", "images")."""
+    if unit not in (None, "K", "M", "B", "T") or (decimal and unit is None):
+        return False
+    word = _NEXT_WORD.match(text, at)
+    if word is None:
+        return False
+    noun = word.group(1)
+    if noun.lower() in _NOT_A_COUNT or _is_metric(noun) or not noun.islower():
+        return False
+    return True
 
 
 def _is_metric(word: str) -> bool:
@@ -342,7 +406,29 @@ def results_in(sentence: str, offset: int = 0) -> tuple[Result, ...]:
                 baseline=baseline,
             )
         )
-    return tuple(results)
+    return tuple(_share_ranges(sentence, results, offset))
+
+
+_RANGE_GAP = re.compile(r"\s?(?:[-–]|to)\s?(?:\$\s?)?$")
+_SHARED = ("metric", "dataset", "model", "baseline")
+
+
+def _share_ranges(sentence: str, results: list[Result], offset: int) -> list[Result]:
+    """The two ends of a range ("12-15%", "from 85% to 92%") are said of the same thing: what
+    the sentence gives for one end holds for the other."""
+    out = list(results)
+    for i in range(len(out) - 1):
+        low, high = out[i], out[i + 1]
+        gap = sentence[low.end - offset : high.start - offset]
+        if low.unit != high.unit or not _RANGE_GAP.match(gap):
+            continue
+        for field in _SHARED:
+            a, b = getattr(low, field), getattr(high, field)
+            if a is None and b is not None:
+                out[i] = low = replace(low, **{field: b})
+            elif b is None and a is not None:
+                out[i + 1] = high = replace(high, **{field: a})
+    return out
 
 
 def _from_to(sentence: str, quantities: list[Quantity]) -> dict[str, dict]:
@@ -406,6 +492,8 @@ def _metric_for(
         return "speedup"
     best = None
     for start, end, surface in metrics:
+        if q.unit not in _SCORE_UNITS and not _AMOUNT_METRIC.search(surface):
+            continue  # "30 minutes" is no accuracy: a time or a size takes a metric of its kind
         if end <= q.start:
             between = sentence[end : q.start]
             gap = len(between)

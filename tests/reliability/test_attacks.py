@@ -289,7 +289,7 @@ def hostile_pages(client) -> list[str]:
                  f"/id/paper/{key}"]
     for entity in client.get("/api/entities?limit=100").get_json()["entities"]:
         urls += [f"/entity/{entity['id']}", f"/viz/neighbourhood?node={entity['id']}"]
-    for key in ("xss-title-1", "xss-title-2", "xss-img-1", "xss-json-2"):
+    for key in ("xss-title-1", "xss-img-1", "xss-json-1"):
         urls.append(f"/id/claim/{key}")
     return urls
 
