@@ -288,12 +288,21 @@ def train(out_dir, scirex_dir, abstract_weight, gold, folds, max_body_tokens):
 @cli.command()
 @store_option
 @click.option("--json", "as_json", is_flag=True)
+@click.option("--top", default=0, show_default=True, type=click.IntRange(min=0),
+              help="Also list the N entities of each type that the most papers link.")
 @user_errors
-def stats(store, as_json):
+def stats(store, as_json, top):
     """Counts of papers, entities per type, claims, results and triples."""
-    from graph.stats import store_stats
+    from graph.stats import store_stats, top_entities
 
     data = store_stats(store)
+    if top:
+        ranked = top_entities(store, top)
+        if as_json:
+            click.echo(json.dumps({"counts": data, "top": ranked}, indent=2, ensure_ascii=False))
+            return
+        for name, rows in ranked.items():
+            click.echo(f"{name}: " + "; ".join(f"{label} ({n})" for label, n in rows))
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return

@@ -9,6 +9,7 @@ from spacy.language import Language
 from graph import extractors as registry
 from graph import nlp as nlp_loader
 from graph.extractors import tokens
+from graph.generic import is_generic_mention
 from graph.model import Mention, Paper, PaperExtraction
 
 
@@ -17,6 +18,9 @@ def extract_doc(doc, extractor_fns) -> list[Mention]:
     for fn in extractor_fns:
         mentions.extend(fn(doc))
     tokens.release(doc)
+    # Generic words ("training", "neural networks") never become entity mentions: dropped here,
+    # before any provenance is written, rather than at linking.
+    mentions = [m for m in mentions if not is_generic_mention(m)]
     # A stable order makes provenance numbering, and so every export, deterministic.
     mentions.sort(key=lambda m: (m.start, m.end, m.type, m.label or "", m.text))
     return mentions
