@@ -273,9 +273,20 @@ def eval_cmd(gold, as_json, limit, threshold, thresholds, consistency):
               help="Cross-validate by paper: held-out scores and thresholds.")
 @click.option("--max-body-tokens", default=None, type=click.IntRange(min=1),
               help="Tokens of each paper's body to train on (default: the shipped model's).")
+@click.option("--model", "which", default="scorer", show_default=True,
+              type=click.Choice(["scorer", "areas"]),
+              help="scorer: the mention scorer (SciREX); areas: the research-area classifier "
+                   "(paper lists, AAAI 2022 train split; see data/models/AREAS.md).")
+@click.option("--abstracts", default="../shared/data/paperlists/abstracts.jsonl.gz",
+              show_default=True, help="The paper lists the areas classifier learns from.")
 @user_errors
-def train(out_dir, scirex_dir, abstract_weight, gold, folds, max_body_tokens):
-    """Train the learned mention scorer on SciREX and write it to data/models/."""
+def train(out_dir, scirex_dir, abstract_weight, gold, folds, max_body_tokens, which, abstracts):
+    """Train a shipped model (default: the mention scorer) and write it to data/models/."""
+    if which == "areas":
+        from graph.train_areas import train as train_areas
+
+        click.echo(train_areas(out_dir, source=abstracts))
+        return
     from graph.train import train as run_train
 
     if folds > 1 and gold is None:
