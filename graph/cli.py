@@ -228,7 +228,18 @@ def export(store, fmt, out_path):
 
 
 @cli.command(name="eval")
-@click.option("--gold", required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--gold", default=None, type=click.Path(exists=True, dir_okay=False),
+              help="A gold file to score (the full report of one file).")
+@click.option("--corpus", "corpora", multiple=True,
+              type=click.Choice(["scirex", "scierc", "csabstruct", "aaai", "results"]),
+              help="Score an annotated corpus (repeatable): one table, corpus x row.")
+@click.option("--all", "all_corpora", is_flag=True, help="Score every corpus (make eval).")
+@click.option("--split", default="dev", show_default=True, type=click.Choice(["train", "dev"]))
+@click.option("--errors", is_flag=True,
+              help="Also list each paper's errors (train splits only: dev figures stay honest).")
+@click.option("--shared", default=None, type=click.Path(file_okay=False),
+              help="Shared data folder with paperlists/ (default $PAPERKG_SHARED or "
+                   "../shared/data).")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--limit", default=None, type=click.IntRange(1), help="Only the first N papers.")
 @click.option("--threshold", default=None, type=click.FloatRange(0, 1),
@@ -239,10 +250,28 @@ def export(store, fmt, out_path):
               help="How consistently the gold annotates its own recurring names, and how many "
                    "false positives are such names, instead.")
 @user_errors
-def eval_cmd(gold, as_json, limit, threshold, thresholds, consistency):
-    """Score the extractors against a gold file (precision, recall, F1 per type)."""
+def eval_cmd(gold, corpora, all_corpora, split, errors, shared, as_json, limit, threshold,
+             thresholds, consistency):
+    """Score the extractors against a gold file or the annotated corpora (tests/gold)."""
     from graph.evaluate import run_eval
 
+    if corpora or all_corpora:
+        if gold or threshold is not None or thresholds or consistency:
+            raise UserError("--corpus/--all: leave out --gold, --threshold(s), --consistency")
+        from graph.eval.table import run_table
+
+        click.echo(run_table(list(corpora) or None, split, errors=errors, shared=shared,
+                             as_json=as_json, limit=limit))
+        return
+    if gold is None:
+        raise UserError("eval: give --gold FILE, --corpus NAME or --all")
+    from graph.eval.corpora import is_dev_gold
+
+    if (as_json or consistency) and is_dev_gold(gold):
+        raise UserError(f"--json/--consistency: refused on {gold}, a dev split (its per-paper "
+                        "errors are not to be read); use --corpus NAME for its figures")
+    if errors:
+        raise UserError("--errors: goes with --corpus (the --gold report lists every paper)")
     if consistency:
         if threshold is not None or thresholds:
             raise UserError("--consistency: scores at the shipped thresholds; "

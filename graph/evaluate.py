@@ -151,23 +151,35 @@ class EntityMatch:
     #: gold names not found / predicted names matching nothing
     missed: list[str]
     spurious: list[str]
+    #: predicted names matching no gold entity but a neutral span (counted neither way)
+    neutral: list[str] = field(default_factory=list)
 
 
 def match_entities(
-    predicted: Sequence[tuple[str, frozenset[str]]], gold: Sequence[tuple[str, frozenset[str]]]
+    predicted: Sequence[tuple[str, frozenset[str]]],
+    gold: Sequence[tuple[str, frozenset[str]]],
+    neutral: frozenset[str] = frozenset(),
 ) -> EntityMatch:
-    """Score predicted against gold entities, each given as (display name, normalised names)."""
+    """Score predicted against gold entities, each given as (display name, normalised names).
+
+    A predicted entity that matches no gold entity but has a key in `neutral` (the names of
+    spans the gold marks as neither right nor wrong) is not a false positive.
+    """
     matching = max_matching(
         len(predicted),
         len(gold),
         lambda i: [j for j, (_, keys) in enumerate(gold) if keys & predicted[i][1]],
     )
     matched_gold = set(matching.values())
-    score = Score(tp=len(matching), fp=len(predicted) - len(matching), fn=len(gold) - len(matching))
+    unmatched = [i for i in range(len(predicted)) if i not in matching]
+    neutral_hits = [i for i in unmatched if predicted[i][1] & neutral]
+    fp = len(unmatched) - len(neutral_hits)
+    score = Score(tp=len(matching), fp=fp, fn=len(gold) - len(matching))
     return EntityMatch(
         score=score,
         missed=[name for j, (name, _) in enumerate(gold) if j not in matched_gold],
-        spurious=[name for i, (name, _) in enumerate(predicted) if i not in matching],
+        spurious=[predicted[i][0] for i in unmatched if i not in neutral_hits],
+        neutral=[predicted[i][0] for i in neutral_hits],
     )
 
 
@@ -213,6 +225,16 @@ class GoldClaim:
 
 
 @dataclass(frozen=True)
+class GoldSentence:
+    """A sentence of a gold abstract with its role (CSAbstruct) and the annotators' confidence."""
+
+    start: int
+    end: int
+    label: str
+    conf: float
+
+
+@dataclass(frozen=True)
 class GoldPaper:
     id: str
     abstract: str
@@ -226,6 +248,10 @@ class GoldPaper:
     forms: Mapping[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
     #: the annotated mentions, (start, end, type) in `abstract`, where the gold file gives them
     mentions: tuple[tuple[int, int, str], ...] = ()
+    #: spans a prediction may match without being right or wrong, (start, end, text)
+    neutral: tuple[tuple[int, int, str], ...] = ()
+    #: the abstract's sentences with their roles, where the gold file gives them
+    sentences: tuple[GoldSentence, ...] | None = None
 
 
 def load_gold(path: str | Path, *, limit: int | None = None) -> list[GoldPaper]:
@@ -239,13 +265,23 @@ def load_gold(path: str | Path, *, limit: int | None = None) -> list[GoldPaper]:
         raise InputError(f"{path}: not a readable JSON gold file: {exc}") from None
     if not isinstance(data, dict) or not isinstance(data.get("papers"), list):
         raise InputError(f"{path}: expected a JSON object with a 'papers' list")
-    papers = []
-    for n, rec in enumerate(data["papers"][:limit] if limit is not None else data["papers"]):
-        where = f"{path}: papers[{n}]"
+    return gold_papers(data["papers"][:limit] if limit is not None else data["papers"], path)
+
+
+def gold_papers(records: Iterable[dict], where: str | Path) -> list[GoldPaper]:
+    """Gold papers from records of a gold file's `papers` list; errors name `where` and the
+    record."""
+    papers: list[GoldPaper] = []
+    seen: set[str] = set()
+    for n, rec in enumerate(records):
         try:
             papers.append(_gold_paper(rec))
         except (KeyError, TypeError, ValueError) as exc:
-            raise InputError(f"{where}: bad gold record ({exc!r})") from None
+            raise InputError(f"{where}: papers[{n}]: bad gold record ({exc!r})") from None
+        # predictions are matched to gold papers by id
+        if papers[-1].id in seen:
+            raise InputError(f"{where}: papers[{n}]: id {papers[-1].id!r} given twice")
+        seen.add(papers[-1].id)
     return papers
 
 
@@ -273,6 +309,15 @@ def _gold_paper(rec: dict) -> GoldPaper:
             for c in rec["claims"]
         )
     domains = tuple(rec["domains"]) if "domains" in rec else None
+    neutral = tuple(
+        (int(m["start"]), int(m["end"]), str(m["text"])) for m in rec.get("neutral", [])
+    )
+    sentences = None
+    if "sentences" in rec:
+        sentences = tuple(
+            GoldSentence(int(s["start"]), int(s["end"]), str(s["label"]), float(s["conf"]))
+            for s in rec["sentences"]
+        )
     proposes = None
     if "proposes" in rec:
         # a bare string is a name without other forms
@@ -290,6 +335,8 @@ def _gold_paper(rec: dict) -> GoldPaper:
         proposes=proposes,
         forms=forms,
         mentions=mentions,
+        neutral=neutral,
+        sentences=sentences,
     )
 
 
@@ -436,6 +483,8 @@ class EvalReport:
     not_run: list[str] = field(default_factory=list)
     #: proposed names (any entity type) on the papers whose gold has `proposes`
     proposed: ProposedScore = field(default_factory=lambda: ProposedScore())
+    #: per type, predicted entities that matched only a neutral span (neither right nor wrong)
+    neutral: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -453,6 +502,7 @@ class EvalReport:
             "domains": self.domains.to_dict() if self.domains.papers else None,
             "claims": self.claims.to_dict() if self.claims.papers else None,
             "proposed": self.proposed.to_dict() if self.proposed.papers else None,
+            **({"neutral": self.neutral} if any(self.neutral.values()) else {}),
             "checks": [asdict(c) for c in checks(self)],
             "per_paper": [asdict(p) for p in self.papers],
         }
@@ -479,11 +529,14 @@ def score(
     method_only, model_vs_methods = Score(), Score()
     domains, claims = DomainScore(), ClaimScore()
     proposed = ProposedScore()
+    neutral_counts: dict[str, int] = {}
     diffs: list[PaperDiff] = []
     ancestors = _closure(broader)
     for paper in gold:
         pred = predicted.get(paper.id, {t: [] for t in ENTITY_TYPES})
         diff = PaperDiff(id=paper.id)
+        ext = by_key.get(paper.id)
+        neutral = neutral_keys(paper, ext.mentions if ext is not None else [])
         for etype in ENTITY_TYPES:
             records = list(pred.get(etype, []))
             if etype == "model" and not paper.entities["model"]:
@@ -496,13 +549,13 @@ def score(
                     match_entities(group_names(records), paper.entities["method"]).score
                 )
                 records += list(pred.get("model", []))
-            result = match_entities(group_names(records), paper.entities[etype])
+            result = match_entities(group_names(records), paper.entities[etype], neutral)
             totals[etype].add(result.score)
+            neutral_counts[etype] = neutral_counts.get(etype, 0) + len(result.neutral)
             if result.missed:
                 diff.missed[etype] = result.missed
             if result.spurious:
                 diff.spurious[etype] = result.spurious
-        ext = by_key.get(paper.id)
         mentions = ext.mentions if ext is not None else []
         if paper.domains is not None:
             got = sorted({m.label or m.text for m in mentions if m.type == "domain"})
@@ -530,7 +583,22 @@ def score(
         claims=claims,
         papers=diffs,
         proposed=proposed,
+        neutral=neutral_counts,
     )
+
+
+def neutral_keys(paper: GoldPaper, mentions: Iterable[Mention]) -> frozenset[str]:
+    """Match keys a prediction may have without counting against it: the texts of the gold's
+    neutral spans, and the names of predicted mentions that sit on such a span."""
+    if not paper.neutral:
+        return frozenset()
+    keys = set(name_keys(text for _, _, text in paper.neutral))
+    for m in mentions:
+        if m.type in ENTITY_TYPES and any(
+            spans_match((m.start, m.end), (s, e), share=0.8) for s, e, _ in paper.neutral
+        ):
+            keys |= name_keys([m.label or m.text, m.text, *m.aliases])
+    return frozenset(keys)
 
 
 def _closure(broader: Broader | None) -> Callable[[str], set[str]]:
