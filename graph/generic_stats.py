@@ -8,6 +8,8 @@ numbers; "efficiency" and "convergence" mostly are not). Only counts are written
 The output is sorted and has no timestamps, so the same input gives the same bytes.
 
     python -m graph.generic_stats ../shared/data/paperlists/abstracts.jsonl.gz data/generic.tsv
+
+`--gold FILE` instead counts the gold names of a train split the criterion would drop.
 """
 
 from __future__ import annotations
@@ -99,7 +101,36 @@ def write_table(path: Path, out: Path) -> int:
     return len(rows)
 
 
+def gold_cost(path: Path) -> tuple[int, int, list[str]]:
+    """(gold entity names, those judged generic, the generic ones as "type: name") of a gold
+    file of `paperkg eval` (tests/gold/*-train.json): what the criterion costs in recall."""
+    from graph.generic import is_generic
+
+    try:
+        papers = json.loads(path.read_text(encoding="utf-8"))["papers"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InputError(f"{path}: not a gold file: {exc}") from exc
+    total, generic = 0, []
+    for paper in papers:
+        for entity_type, entities in sorted(paper.get("entities", {}).items()):
+            for entity in entities:
+                total += 1
+                if is_generic(entity["name"], entity_type):
+                    generic.append(f"{entity_type}: {entity['name']}")
+    return total, len(generic), generic
+
+
 def main(argv: list[str]) -> int:
+    if len(argv) == 2 and argv[0] == "--gold":
+        try:
+            total, generic, names = gold_cost(Path(argv[1]))
+        except InputError as exc:
+            sys.stderr.write(f"paperkg: error: {exc}\n")
+            return 2
+        common = Counter(names).most_common(10)
+        sys.stdout.write(f"{generic} of {total} gold names generic ({generic / max(1, total):.1%}); "
+                         f"most often: {', '.join(f'{n} ({c})' for n, c in common)}\n")
+        return 0
     if len(argv) != 2:
         sys.stderr.write("usage: python -m graph.generic_stats ABSTRACTS.jsonl.gz OUT.tsv\n")
         return 2
