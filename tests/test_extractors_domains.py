@@ -269,6 +269,9 @@ def test_area_model_round_trips_and_writes_the_same_bytes(tmp_path):
     assert model.predict("camera images and pixels")[0][0] == "computer-vision"
     assert model.predict("translation of sentences")[0][0] == "natural-language-processing"
     assert all(0 < p <= 1 for _, p in model.predict("regret bounds"))
+    for text in ("camera images and pixels", "Regret: bounds, bounds and bounds!", "", "zzz"):
+        assert model.fast_probabilities(text) == pytest.approx(model.probabilities([text])[0],
+                                                               abs=1e-12)
     (tmp_path / "again").mkdir()
     assert _tiny_model(tmp_path / "again").read_bytes() == first
 

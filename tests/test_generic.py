@@ -153,3 +153,16 @@ def test_top_entities_of_a_real_build_are_names(tmp_path):
               for label, _ in rows}
     assert len(ranked["method"]) == 15 and len(ranked["task"]) == 15
     assert labels & ISSUE_WORDS == set()
+    counts = [n for _, n in ranked["method"]]
+    assert counts == sorted(counts, reverse=True) and counts[0] >= 2
+
+    from click.testing import CliRunner
+
+    from graph.cli import cli
+
+    out = CliRunner().invoke(cli, ["stats", "--store", str(tmp_path / "store"), "--top", "3",
+                                   "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["top"]["method"] == [list(row) for row in ranked["method"][:3]]
+    assert data["counts"]["papers"] == 400
