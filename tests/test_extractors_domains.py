@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from graph import nlp as nlp_loader
@@ -306,15 +304,12 @@ def test_classifier_field_is_refined_by_the_rules_subfield(nlp):
         ("machine-translation", "Neural machine translation", 0.7)]
 
 
-def test_a_field_the_classifier_was_not_taught_comes_from_sure_rules(nlp):
+def test_a_field_only_the_rules_find_is_not_added(nlp):
     rules = domains.rule_areas(nlp(PROTEINS))
     assert [(m.label, m.confidence) for m in rules] == [("computational-biology", 0.845)]
     combined = domains._combine([("machine-learning", 0.6)], rules, nlp(PROTEINS))
-    assert [(m.label, m.confidence) for m in combined] == [
-        ("machine-learning", 0.6), ("computational-biology", 0.845)]
-    unsure = [dataclasses.replace(rules[0], confidence=0.5)]
-    combined = domains._combine([("machine-learning", 0.6)], unsure, nlp(PROTEINS))
-    assert [m.label for m in combined] == ["machine-learning"]
+    assert [(m.label, m.confidence, m.text) for m in combined] == [
+        ("machine-learning", 0.6, PROTEINS.split(". ")[0] + ".")]
 
 
 def test_classifier_area_without_a_cue_points_at_the_opening_sentence(nlp):

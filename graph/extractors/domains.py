@@ -256,9 +256,10 @@ def extract(doc: Doc) -> list[Mention]:
     """The paper's research areas: one to three domain mentions, most likely first.
 
     The trained classifier (graph.areas) decides the fields; the cue rules below name the
-    subfield within one where they find it ("computer-vision" -> "semantic-segmentation"), and
-    add a field the classifier was never taught ("computational-biology") when they are sure
-    of it. Without a shipped model the rules work alone."""
+    subfield within one where they find it ("computer-vision" -> "semantic-segmentation").
+    Fields the rules find outside the classifier's are not added: on AAAI 2022 train they
+    never agreed with the paper's track (docs/linking.md). Without a shipped model the rules
+    work alone."""
     rules = rule_areas(doc)
     model = load_area_model()
     if model is None or not rules:
@@ -266,13 +267,8 @@ def extract(doc: Doc) -> list[Mention]:
     return _combine(model.predict(doc.text), rules, doc)
 
 
-#: a rule area outside the classifier's fields is added from this confidence on
-RULE_ONLY_CONFIDENCE = 0.6
-
-
 def _combine(predicted: list[tuple[str, float]], rules: list[Mention], doc: Doc) -> list[Mention]:
     taxonomy = load_taxonomy()
-    known = {slug for slug, _ in predicted}
     chosen: list[Mention] = []
     for slug, probability in predicted:
         if slug not in taxonomy:
@@ -282,17 +278,6 @@ def _combine(predicted: list[tuple[str, float]], rules: list[Mention], doc: Doc)
         if any(m.label == evidence.label for m in chosen):
             continue
         chosen.append(replace(evidence, confidence=round(min(0.95, probability), 3)))
-    reach = set()
-    for slug in known:
-        reach |= {slug} | taxonomy.ancestors(slug) | taxonomy.descendants(slug)
-    for mention in rules:
-        if len(chosen) == MAX_AREAS:
-            break
-        if mention.confidence < RULE_ONLY_CONFIDENCE or mention.label in reach:
-            continue
-        if any(taxonomy.is_broader_or_narrower(mention.label, m.label) for m in chosen):
-            continue
-        chosen.append(mention)
     return chosen
 
 
