@@ -11,10 +11,9 @@ from __future__ import annotations
 import functools
 import gzip
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
-
-import re
 
 import numpy as np
 

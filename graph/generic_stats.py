@@ -14,7 +14,6 @@ The output is sorted and has no timestamps, so the same input gives the same byt
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
 import sys
@@ -24,6 +23,7 @@ from pathlib import Path
 from spacy.lang.en.stop_words import STOP_WORDS
 
 from graph.errors import InputError
+from graph.eval.gold_areas import read_paperlists
 from graph.generic import GROUPS, MIN_DOCS, group_of, phrase_tokens, singular_key
 from graph.splits import AAAI_DEV_SHARE, is_dev
 
@@ -57,31 +57,25 @@ def count(path: Path) -> tuple[dict[str, int], dict[str, Counter[str]], Counter[
     docs: Counter[str] = Counter()
     per_group: dict[str, Counter[str]] = {}
     numeric: Counter[str] = Counter()
-    try:
-        handle = gzip.open(path, "rt", encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc}") from exc
-    with handle:
-        for line_no, line in enumerate(handle, 1):
-            try:
-                record = json.loads(line)
-                venue, abstract = record["venue"], record["abstract"]
-            except (ValueError, KeyError, TypeError) as exc:
-                raise InputError(f"{path}:{line_no}: not a paper record: {exc}") from exc
-            group = group_of(venue)
-            if group == "aaai" and is_dev(str(record.get("id", "")), AAAI_DEV_SHARE):
-                continue  # the areas dev split stays unseen, even unlabelled
-            if group is None or not abstract:
-                continue
-            docs[group] += 1
-            found: dict[str, bool] = {}
-            for sentence in _SENTENCE.split(abstract):
-                for key, near in _phrases(phrase_tokens(sentence)).items():
-                    found[key] = found.get(key, False) or near
-            for key, near in found.items():
-                per_group.setdefault(key, Counter())[group] += 1
-                if near:
-                    numeric[key] += 1
+    for number, record in enumerate(read_paperlists(path), 1):
+        try:
+            venue, abstract = record["venue"], record["abstract"]
+        except (KeyError, TypeError) as exc:
+            raise InputError(f"{path}: record {number}: not a paper record: {exc}") from exc
+        group = group_of(venue)
+        if group == "aaai" and is_dev(str(record.get("id", "")), AAAI_DEV_SHARE):
+            continue  # the areas dev split stays unseen, even unlabelled
+        if group is None or not abstract:
+            continue
+        docs[group] += 1
+        found: dict[str, bool] = {}
+        for sentence in _SENTENCE.split(abstract):
+            for key, near in _phrases(phrase_tokens(sentence)).items():
+                found[key] = found.get(key, False) or near
+        for key, near in found.items():
+            per_group.setdefault(key, Counter())[group] += 1
+            if near:
+                numeric[key] += 1
     return dict(docs), per_group, numeric
 
 
@@ -128,7 +122,8 @@ def main(argv: list[str]) -> int:
             sys.stderr.write(f"paperkg: error: {exc}\n")
             return 2
         common = Counter(names).most_common(10)
-        sys.stdout.write(f"{generic} of {total} gold names generic ({generic / max(1, total):.1%}); "
+        share = generic / max(1, total)
+        sys.stdout.write(f"{generic} of {total} gold names generic ({share:.1%}); "
                          f"most often: {', '.join(f'{n} ({c})' for n, c in common)}\n")
         return 0
     if len(argv) != 2:

@@ -13,7 +13,6 @@ the two). The shipped model is then fitted on all training papers.
 
 from __future__ import annotations
 
-import gzip
 import json
 from collections import Counter
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ import numpy as np
 from graph import areas
 from graph.area_labels import VENUE_AREAS, track_areas
 from graph.errors import InputError
+from graph.eval.gold_areas import read_paperlists
 from graph.splits import AAAI_DEV_SHARE, bucket, is_dev
 from graph.taxonomy import load as load_taxonomy
 
@@ -50,26 +50,20 @@ class Example:
 def read_examples(path: Path) -> list[Example]:
     """Training examples; AAAI dev papers and unlabelled tracks left out."""
     examples: list[Example] = []
-    try:
-        handle = gzip.open(path, "rt", encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc}") from exc
-    with handle:
-        for line_no, line in enumerate(handle, 1):
-            try:
-                record = json.loads(line)
-                rid, venue, text = str(record["id"]), record["venue"], record["abstract"]
-            except (ValueError, KeyError, TypeError) as exc:
-                raise InputError(f"{path}:{line_no}: not a paper record: {exc}") from exc
-            track = record.get("primary_area")
-            if track:
-                if is_dev(rid, AAAI_DEV_SHARE):
-                    continue
-                slugs = track_areas(track)
-                if slugs:
-                    examples.append(Example(rid, text, slugs[0], track))
-            elif venue in VENUE_AREAS and text:
-                examples.append(Example(rid, text, VENUE_AREAS[venue], None))
+    for number, record in enumerate(read_paperlists(path), 1):
+        try:
+            rid, venue, text = str(record["id"]), record["venue"], record["abstract"]
+        except (KeyError, TypeError) as exc:
+            raise InputError(f"{path}: record {number}: not a paper record: {exc}") from exc
+        track = record.get("primary_area")
+        if track:
+            if is_dev(rid, AAAI_DEV_SHARE):
+                continue
+            slugs = track_areas(track)
+            if slugs:
+                examples.append(Example(rid, text, slugs[0], track))
+        elif venue in VENUE_AREAS and text:
+            examples.append(Example(rid, text, VENUE_AREAS[venue], None))
     if not examples:
         raise InputError(f"{path}: no labelled abstracts")
     return examples
@@ -100,8 +94,9 @@ def score(chosen: list[list[str]], tracks: list[str]) -> tuple[float, float]:
     def agrees(slug: str, track: str) -> bool:
         return any(taxonomy.is_broader_or_narrower(slug, t) for t in track_areas(track))
 
-    papers = sum(any(agrees(s, t) for s in areas_) for areas_, t in zip(chosen, tracks))
-    flat = [(s, t) for areas_, t in zip(chosen, tracks) for s in areas_]
+    pairs = list(zip(chosen, tracks, strict=True))
+    papers = sum(any(agrees(s, t) for s in areas_) for areas_, t in pairs)
+    flat = [(s, t) for areas_, t in pairs for s in areas_]
     right = sum(agrees(s, t) for s, t in flat)
     return papers / max(1, len(tracks)), right / max(1, len(flat))
 
@@ -129,7 +124,7 @@ def train(out_dir: str | None = None, *, source: Path | str = DEFAULT_SOURCE) ->
         full = np.zeros((len(test), len(classes)))
         for j, name in enumerate(model.classes_):
             full[:, classes.index(name)] = probs[:, j]
-        held_out.update(zip(test, full))
+        held_out.update(zip(test, full, strict=True))
 
     tracks = [examples[i].track or "" for i in aaai]
     best = None

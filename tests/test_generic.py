@@ -103,7 +103,8 @@ def test_table_maker_counts_documents_per_group(tmp_path, monkeypatch):
 
     monkeypatch.setattr(maker, "MIN_DOCS", 2)
     records = [
-        {"id": "a", "venue": "CVPR", "abstract": "Object detection gets 45.2 AP. Object detection."},
+        {"id": "a", "venue": "CVPR",
+         "abstract": "Object detection gets 45.2 AP. Object detection."},
         {"id": "b", "venue": "CVPR", "abstract": "We study object detection in video."},
         {"id": "c", "venue": "NAACL", "abstract": "Object detection of text? No: parsing."},
         {"id": "d", "venue": "Elsewhere", "abstract": "Object detection everywhere."},
@@ -126,7 +127,11 @@ def test_bad_record_names_line(tmp_path):
     source = tmp_path / "abstracts.jsonl.gz"
     with gzip.open(source, "wt", encoding="utf-8") as handle:
         handle.write(json.dumps({"venue": "CVPR", "abstract": "x"}) + "\n{oops\n")
-    with pytest.raises(InputError, match=r"abstracts\.jsonl\.gz:2: not a paper record"):
+    with pytest.raises(InputError, match=r"abstracts\.jsonl\.gz:2: not a JSON line"):
+        write_table(source, tmp_path / "out.tsv")
+    with gzip.open(source, "wt", encoding="utf-8") as handle:
+        handle.write(json.dumps({"venue": "CVPR"}) + "\n")
+    with pytest.raises(InputError, match=r"abstracts\.jsonl\.gz: record 1: not a paper record"):
         write_table(source, tmp_path / "out.tsv")
 
 
