@@ -131,11 +131,15 @@ MIN_SPREAD = 0.9
 MEASURED_SHARE = 0.07
 
 
-def is_generic_mention(mention: Mention) -> bool:
-    """An entity mention whose name (its label, else its words) is generic."""
+def is_generic_mention(mention: Mention, *, sentence_start: bool = False) -> bool:
+    """An entity mention whose name (its label, else its words) is generic. At the start of a
+    sentence the first capital of its words is the sentence's, not the name's."""
     if mention.type not in ENTITY_TYPES:
         return False
-    return _is_generic_cached(mention.label or mention.text, mention.type)
+    name = mention.label or mention.text
+    if sentence_start and name == mention.text and name[:1].isupper():
+        name = name[:1].lower() + name[1:]
+    return _is_generic_cached(name, mention.type)
 
 
 @functools.lru_cache(maxsize=1 << 16)

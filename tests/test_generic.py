@@ -171,3 +171,30 @@ def test_top_entities_of_a_real_build_are_names(tmp_path):
     data = json.loads(out.output)
     assert data["top"]["method"] == [list(row) for row in ranked["method"][:3]]
     assert data["counts"]["papers"] == 400
+
+
+def test_pipeline_drops_generic_mentions_unless_asked_not_to():
+    import spacy
+
+    from graph.pipeline import extract_doc
+
+    text = "Training of BERT. Transformer layers."
+    found = [Mention("task", "Training", 0, 8, "x", 0.9),
+             Mention("model", "BERT", 12, 16, "x", 0.9),
+             Mention("model", "Transformer", 18, 29, "x", 0.9)]
+
+    def extractor(doc):
+        return list(found)
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    # "Training" starts a sentence: its capital is the sentence's. "Transformer" starts one
+    # too, and "transformer" is as common as "training" (a single word in 2 % of abstracts):
+    # a sentence-initial name is judged like any other lower-case word.
+    assert [m.text for m in extract_doc(nlp(text), [extractor])] == ["BERT"]
+    assert [m.text for m in extract_doc(nlp(text), [extractor], drop_generic=False)] == [
+        "Training", "BERT", "Transformer"]
+    spacy_blank = spacy.blank("en")  # no sentences: only offset 0 starts one
+    found[:] = [found[0], Mention("model", "Transformer", 12, 23, "x", 0.9)]
+    assert [m.text for m in extract_doc(spacy_blank("Training of Transformer"), [extractor])
+            ] == ["Transformer"]
