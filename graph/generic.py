@@ -5,10 +5,11 @@ unlabelled abstracts, how many abstracts of each venue group use it and in how m
 stands near it. A lower-case name is generic when it is common (used by at least
 `MIN_SHARE` of the abstracts) and spread evenly over the fields (the normalised entropy of its
 per-group rates is at least `MIN_SPREAD`): "training", "neural networks", "efficiency". Names
-with capitals or digits are never generic ("ImageNet", "BLEU-4"), and a field's own vocabulary
-is uneven ("image classification" lives in CVPR, "machine translation" in ACL). A metric is
-spared when most of its abstracts report a number next to it ("accuracy"); "efficiency" and
-"convergence" are rarely measured so. The thresholds were chosen on the table alone (see
+with digits, a capitalised single word or a capital inside a word are never generic
+("ImageNet", "BLEU-4", "Transformer"); title case is not ("Deep Neural Networks"). A field's own
+vocabulary is uneven ("image classification" lives in CVPR, "machine translation" in ACL). A
+metric is spared when many of its abstracts report a number next to it ("accuracy");
+"efficiency" and "convergence" are rarely measured so. The thresholds were chosen on the table alone (see
 docs/linking.md); no list of words is written by hand.
 """
 
@@ -149,7 +150,15 @@ def _is_generic_cached(name: str, entity_type: str) -> bool:
 
 def is_generic(name: str, entity_type: str, table: GenericTable | None = None) -> bool:
     """True when `name` (an entity of `entity_type`) is a word every field uses."""
-    if not name or any(ch.isupper() or ch.isdigit() for ch in name):
+    if not name or any(ch.isdigit() for ch in name):
+        return False
+    words = name.split()
+    # One capitalised word is a name ("Transformer"); several words capitalised only at their
+    # starts are a common phrase in title case ("Deep Neural Networks"), unless a word has a
+    # capital inside it ("ImageNet", "CNN").
+    if len(words) == 1 and any(ch.isupper() for ch in name):
+        return False
+    if any(ch.isupper() for word in words for ch in word[1:]):
         return False
     table = table if table is not None else load()
     key = phrase_key(name)

@@ -41,7 +41,7 @@ def table(tmp_path):
 def test_common_single_word_is_generic(table):
     assert table.share("training") == 0.3
     assert is_generic("training", "task", table)
-    assert is_generic("Training", "task", table) is False  # capitals make it a name
+    assert is_generic("Training", "task", table) is False  # a capitalised word is a name
 
 
 def test_rare_single_word_is_not(table):
@@ -54,6 +54,8 @@ def test_rare_single_word_is_not(table):
 def test_even_phrase_is_generic_and_field_phrase_is_not(table):
     assert table.spread("neural network") == pytest.approx(1.0)
     assert is_generic("neural networks", "method", table)
+    assert is_generic("Neural Networks", "method", table)  # title case is no name
+    assert is_generic("neural NETworks", "method", table) is False
     assert table.spread("machine translation") == pytest.approx(0.0)
     assert is_generic("machine translation", "task", table) is False
 
