@@ -9,8 +9,8 @@ with digits, a capitalised single word or a capital inside a word are never gene
 ("ImageNet", "BLEU-4", "Transformer"); title case is not ("Deep Neural Networks"). A field's own
 vocabulary is uneven ("image classification" lives in CVPR, "machine translation" in ACL). A
 metric is spared when many of its abstracts report a number next to it ("accuracy");
-"efficiency" and "convergence" are rarely measured so. The thresholds were chosen on the table alone (see
-docs/linking.md); no list of words is written by hand.
+"efficiency" and "convergence" are rarely measured so. The thresholds were chosen on the table
+alone (see docs/linking.md); no list of words is written by hand.
 """
 
 from __future__ import annotations
