@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run build serve test lint bench browser clean
+.PHONY: install run build serve test lint bench browser virtuoso clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -29,7 +29,11 @@ run: build serve
 browser:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium) || echo "chromium not installed: browser tests will be skipped"
 
-test: install browser
+# Virtuoso for the remote-store tests (tests/test_virtuoso_store.py) comes from Debian too.
+virtuoso:
+	@command -v virtuoso-t >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends virtuoso-opensource) || echo "virtuoso-opensource not installed: the Virtuoso tests will fail where apt exists"
+
+test: install browser virtuoso
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
 lint: install

@@ -1,9 +1,13 @@
 """The JSON graph API (`/api/*`), linked-data resources (`/id/*`), export files
 (`/exports/*`) and `/healthz`.
 
-Lists, search and graph questions read the networkx projection (graph.network, cached per
-store generation); one paper's or entity's details are read from the store with SPARQL.
-Bad parameters are 400 naming the parameter; unknown nodes are 404.
+Every answer comes from the store, bounded by the question: graph walks (neighbourhood, path,
+similar papers, an entity's co-occurring entities) are SPARQL queries over the part of the
+graph they touch (graph.store_graph), and lists, search and name lookup read the search index
+built with the store (graph.search_index, one SQLite file per store generation). Nothing
+holds the whole graph in memory, so a server's size does not grow with the store's, and a
+remote SPARQL store is served the same way. Bad parameters are 400 naming the parameter;
+unknown nodes are 404.
 """
 
 from __future__ import annotations
@@ -14,22 +18,23 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import networkx as nx
 import pyoxigraph
 from flask import Blueprint, Response, jsonify, redirect, request, send_from_directory, url_for
 from werkzeug.routing import BuildError
 
 from api import services
 from api.errors import ApiError
-from graph import network
+from graph import lookup, search_index
 from graph.errors import StoreError
-from graph.namespaces import DCTERMS, PKG, PREFIXES, RDFS, SCHEMA, SKOS
+from graph.index_graph import IndexGraph
+from graph.namespaces import DCTERMS, PKG, PREFIXES, RDFS, SCHEMA, SKOS, paper_key_of
+from graph.store_graph import ENTITY_TYPES, LINKS, NODE_TYPES, StoreGraph, node_id, node_iri
 
 bp = Blueprint("graph", __name__)
 
 _SAFE_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._~+%-]{0,300}$")
-RESOURCE_TYPES = (*network.NODE_TYPES, "claim", "result", "annotation")
-PAGE_TYPES = (*network.NODE_TYPES, "claim")  # types the web pages show
+RESOURCE_TYPES = (*NODE_TYPES, "claim", "result", "annotation")
+PAGE_TYPES = (*NODE_TYPES, "claim")  # types the web pages show
 MAX_DEPTH = 3
 EXPORT_TYPES = {
     ".ttl": "text/turtle", ".nt": "application/n-triples", ".jsonld": "application/ld+json",
@@ -46,11 +51,32 @@ def _base() -> str:
     return str(services().settings["base_iri"])
 
 
-def _graph() -> nx.DiGraph:
+def _unavailable(exc: StoreError) -> ApiError:
+    return ApiError(503, str(exc), {"Retry-After": "5"})
+
+
+def _generation() -> str:
     try:
-        return network.projection(services().store, _base())
+        return services().generation()
     except StoreError as exc:
-        raise ApiError(503, str(exc), {"Retry-After": "5"}) from None
+        raise _unavailable(exc) from None
+
+
+def _graph() -> StoreGraph:
+    """The graph questions: from the search index's tables when the index of this generation
+    is built, else by SPARQL (the same answers) while it is built on a thread of its own."""
+    generation = _generation()
+    index = search_index.ready_index(services().store, _base(), generation)
+    if index is not None:
+        return IndexGraph(services().store, index, _base(), generation)
+    return StoreGraph(services().store, _base(), generation)
+
+
+def _index() -> search_index.SearchIndex:
+    try:
+        return search_index.open_index(services().store, _base(), _generation())
+    except StoreError as exc:
+        raise _unavailable(exc) from None
 
 
 def _int_param(name: str, default: int, low: int, high: int) -> int:
@@ -78,22 +104,59 @@ def _types_param(name: str = "types") -> list[str] | None:
     if not raw:
         return None
     types = [part.strip() for part in raw.split(",") if part.strip()]
-    unknown = [t for t in types if t not in network.NODE_TYPES]
+    unknown = [t for t in types if t not in NODE_TYPES]
     if unknown:
         raise ApiError(400, f"parameter {name!r}: unknown type {unknown[0]!r}; known types: "
-                       f"{', '.join(network.NODE_TYPES)}")
+                       f"{', '.join(NODE_TYPES)}")
     return types
 
 
-def _node_param(graph: nx.DiGraph, name: str) -> str:
+def resolve_node(graph: StoreGraph, value: str) -> dict[str, Any] | None:
+    """The node a parameter names: an IRI, "type/slug", a paper's key, or a label or alias
+    ("ResNet": the best-supported node so named); None when there is none.
+
+    The one place node names are resolved, so another lookup (by a paper's original id, say)
+    can take its place."""
+    text = value.strip()
+    if not text:
+        return None
+    if text.startswith(("http://", "https://")):
+        return graph.describe([text]).get(text)
+    found = graph.node(text) if "/" in text else None
+    if found is None and "/" not in text:
+        found = graph.node(f"paper/{text}")
+        if found is None:
+            named = _index().by_name(text)
+            found = graph.node(named) if named is not None else None
+    return found
+
+
+def _node_param(graph: StoreGraph, name: str) -> dict[str, Any]:
     value = _required(name)
     try:
-        return network.resolve(graph, value, _base())
-    except network.UnknownNode:
-        pass
-    if "/" not in value and f"paper/{value}" in graph:
-        return f"paper/{value}"
-    raise ApiError(404, f"parameter {name!r}: node {value!r} is not in the graph")
+        found = resolve_node(graph, value)
+        if found is None:
+            # an original id, a DOI or an arXiv/OpenAlex id; else "did you mean"
+            iri = lookup.resolve(services().store, value, _base())
+            found = graph.describe([iri]).get(iri)
+    except lookup.UnknownName as exc:
+        raise ApiError(404, f"parameter {name!r}: {exc}") from None
+    except StoreError as exc:
+        raise _unavailable(exc) from None
+    if found is None:
+        raise ApiError(404, f"parameter {name!r}: node {value!r} is not in the graph")
+    return found
+
+
+def _paper_iri(name: str) -> str:
+    """The IRI of the paper `name` names (key, original id, DOI, arXiv or OpenAlex id), or
+    404 naming the closest papers."""
+    try:
+        return lookup.paper(services().store, name, _base())
+    except lookup.UnknownName as exc:
+        raise ApiError(404, str(exc)) from None
+    except StoreError as exc:
+        raise _unavailable(exc) from None
 
 
 def _iri(type_: str, part: str) -> str:
@@ -112,16 +175,25 @@ def _rows(sparql: str) -> list[list[Any]]:
     try:
         return [list(row) for row in services().store.query(sparql)]
     except StoreError as exc:
-        raise ApiError(503, str(exc), {"Retry-After": "5"}) from None
+        raise _unavailable(exc) from None
 
 
-def _ref(graph: nx.DiGraph, iri: str) -> dict[str, Any]:
-    """A linked node: described from the projection when it is there."""
-    key = network.node_id(iri, _base())
-    if key in graph:
-        return network.describe(graph, key)
-    return {"id": key, "iri": iri, "type": key.split("/", 1)[0] if "/" in key else None,
-            "label": key.rsplit("/", 1)[-1], "support": None}
+class _Refs:
+    """Linked nodes described in one batch: collect IRIs, then `resolve()`."""
+
+    def __init__(self, graph: StoreGraph) -> None:
+        self.graph = graph
+        self.known: dict[str, dict[str, Any]] = {}
+
+    def load(self, iris: Iterable[str]) -> None:
+        self.known.update(self.graph.describe(iris))
+
+    def __call__(self, iri: str) -> dict[str, Any]:
+        if iri in self.known:
+            return dict(self.known[iri])
+        key = node_id(iri, _base())
+        return {"id": key, "iri": iri, "type": key.split("/", 1)[0] if "/" in key else None,
+                "label": key.rsplit("/", 1)[-1], "support": None}
 
 
 def _number(value: str) -> int | float | str:
@@ -132,33 +204,35 @@ def _number(value: str) -> int | float | str:
     return int(number) if number.is_integer() and "." not in value else number
 
 
+def _guard(call: Any, *args: Any, **kwargs: Any) -> Any:
+    try:
+        return call(*args, **kwargs)
+    except StoreError as exc:
+        raise _unavailable(exc) from None
+
+
 # -- papers ------------------------------------------------------------------------------------
-
-
-def _papers(graph: nx.DiGraph) -> list[str]:
-    return services().cached("papers", lambda: sorted(
-        node for node, kind in graph.nodes(data="type") if kind == "paper"))
 
 
 @bp.get("/api/papers")
 def papers() -> Response:
-    graph = _graph()
-    every = _papers(graph)
+    index = _index()
     per_page = _int_param("per_page", 20, 1, 200)
-    pages = max(1, -(-len(every) // per_page))
+    total, _ = index.papers(0, 0)
+    pages = max(1, -(-total // per_page))
     page = _int_param("page", 1, 1, pages)
-    chosen = every[(page - 1) * per_page: page * per_page]
+    _, chosen = index.papers((page - 1) * per_page, per_page)
     return jsonify({
-        "papers": [{**network.describe(graph, node), "key": node.split("/", 1)[1]}
-                   for node in chosen],
-        "page": page, "per_page": per_page, "pages": pages, "total": len(every),
+        "papers": [{**node, "key": node["id"].split("/", 1)[1]} for node in chosen],
+        "page": page, "per_page": per_page, "pages": pages, "total": total,
     })
 
 
-@bp.get("/api/papers/<key>")
+@bp.get("/api/papers/<path:key>")
 def paper(key: str) -> Response:
     graph = _graph()
-    iri = _iri("paper", key)
+    iri = _paper_iri(key)
+    key = paper_key_of(iri, _base()) or key
     rows = _rows(f"SELECT ?p ?o WHERE {{ <{iri}> ?p ?o }}")
     values: dict[str, list[Any]] = {}
     for predicate, obj in rows:
@@ -170,11 +244,18 @@ def paper(key: str) -> Response:
         objects = sorted(o.value for o in values.get(predicate, []))
         return objects[0] if objects else None
 
-    links = {}
-    for name in network.LINKS:
-        targets = sorted(o.value for o in values.get(PKG + name, []))
-        if targets:
-            links[name] = [_ref(graph, target) for target in targets]
+    refs = _Refs(graph)
+    linked = {name: sorted(o.value for o in values.get(PKG + name, [])
+                           if isinstance(o, pyoxigraph.NamedNode)) for name in LINKS}
+    facts = _claim_facts(iri)
+    refs_wanted = [t for targets in linked.values() for t in targets]
+    for props in facts.values():
+        for predicate in ("about", "metric", "dataset", "model", "baseline"):
+            refs_wanted += [o.value for o in props.get(PKG + predicate, [])
+                            if isinstance(o, pyoxigraph.NamedNode)]
+    _guard(refs.load, refs_wanted)
+    links = {name: [refs(target) for target in targets]
+             for name, targets in linked.items() if targets}
     return jsonify({
         "id": f"paper/{key}", "key": key, "iri": iri,
         "title": first(DCTERMS + "title"), "label": first(RDFS + "label"),
@@ -183,17 +264,21 @@ def paper(key: str) -> Response:
         "creators": sorted(o.value for o in values.get(DCTERMS + "creator", [])),
         "venue": first(SCHEMA + "isPartOf"),
         "links": links,
-        "claims": _claims(graph, iri),
+        "claims": _claims(facts, refs),
     })
 
 
-def _claims(graph: nx.DiGraph, paper_iri: str) -> list[dict[str, Any]]:
+def _claim_facts(paper_iri: str) -> dict[str, dict[str, list[Any]]]:
     rows = _rows(f"""SELECT ?s ?p ?o WHERE {{
   {{ <{paper_iri}> <{PKG}makesClaim> ?s . ?s ?p ?o }} UNION
   {{ <{paper_iri}> <{PKG}makesClaim> ?c . ?c <{PKG}result> ?s . ?s ?p ?o }} }}""")
     facts: dict[str, dict[str, list[Any]]] = {}
     for subject, predicate, obj in rows:
         facts.setdefault(subject.value, {}).setdefault(predicate.value, []).append(obj)
+    return facts
+
+
+def _claims(facts: dict[str, dict[str, list[Any]]], refs: _Refs) -> list[dict[str, Any]]:
     claims = [iri for iri, props in facts.items()
               if pyoxigraph.NamedNode(PKG + "Claim") in props.get(PREFIXES["rdf"] + "type", [])]
 
@@ -203,7 +288,7 @@ def _claims(graph: nx.DiGraph, paper_iri: str) -> list[dict[str, Any]]:
 
     def entity(props: dict[str, list[Any]], predicate: str) -> dict[str, Any] | None:
         term = one(props, predicate)
-        return _ref(graph, term.value) if term is not None else None
+        return refs(term.value) if term is not None else None
 
     def order(iri: str) -> tuple[int, str]:
         tail = iri.rsplit("-", 1)[-1]
@@ -219,7 +304,7 @@ def _claims(graph: nx.DiGraph, paper_iri: str) -> list[dict[str, Any]]:
             value, unit = one(detail, PKG + "value"), one(detail, PKG + "unit")
             quoted = one(detail, SCHEMA + "text")
             results.append({
-                "id": network.node_id(result.value, _base()), "iri": result.value,
+                "id": node_id(result.value, _base()), "iri": result.value,
                 "metric": entity(detail, PKG + "metric"),
                 "value": _number(value.value) if value is not None else None,
                 "unit": unit.value if unit is not None else None,
@@ -229,11 +314,11 @@ def _claims(graph: nx.DiGraph, paper_iri: str) -> list[dict[str, Any]]:
                 "text": quoted.value if quoted is not None else None,
             })
         out.append({
-            "id": network.node_id(claim, _base()), "iri": claim,
+            "id": node_id(claim, _base()), "iri": claim,
             "kind": kind.value.rsplit("#", 1)[-1] if kind is not None else None,
             "text": text.value if text is not None else None,
-            "about": [_ref(graph, o.value) for o in sorted(props.get(PKG + "about", []),
-                                                              key=lambda o: o.value)],
+            "about": [refs(o.value) for o in sorted(props.get(PKG + "about", []),
+                                                    key=lambda o: o.value)],
             "results": results,
         })
     return out
@@ -242,53 +327,38 @@ def _claims(graph: nx.DiGraph, paper_iri: str) -> list[dict[str, Any]]:
 # -- entities ----------------------------------------------------------------------------------
 
 
-def _with_aliases(graph: nx.DiGraph, node: str) -> dict[str, Any]:
-    return {**network.describe(graph, node), "aliases": list(graph.nodes[node]["aliases"])}
-
-
 @bp.get("/api/entities")
 def entities() -> Response:
-    graph = _graph()
     kind = request.args.get("type", "").strip() or None
-    if kind is not None and kind not in network.ENTITY_TYPES:
+    if kind is not None and kind not in ENTITY_TYPES:
         raise ApiError(400, f"parameter 'type': unknown entity type {kind!r}; known types: "
-                       f"{', '.join(network.ENTITY_TYPES)}")
-    q = request.args.get("q", "").strip().casefold()
+                       f"{', '.join(ENTITY_TYPES)}")
+    q = request.args.get("q", "").strip()
     limit = _int_param("limit", 50, 1, 1000)
-    found = []
-    for node, attrs in graph.nodes(data=True):
-        if attrs["type"] not in network.ENTITY_TYPES or (kind and attrs["type"] != kind):
-            continue
-        if q and not any(q in name.casefold() for name in [attrs["label"], *attrs["aliases"]]):
-            continue
-        found.append(node)
-    found.sort(key=lambda n: (-int(graph.nodes[n]["support"] or 0),
-                              graph.nodes[n]["label"].casefold(), n))
-    return jsonify({"entities": [_with_aliases(graph, n) for n in found[:limit]],
-                    "total": len(found)})
+    total, found = _index().entities(kind, q, limit)
+    return jsonify({"entities": found, "total": total})
 
 
 @bp.get("/api/entities/<type_>/<slug>")
 def entity(type_: str, slug: str) -> Response:
-    if type_ not in network.ENTITY_TYPES:
-        raise ApiError(404, f"no entity type {type_!r}; types: "
-                       f"{', '.join(network.ENTITY_TYPES)}")
+    if type_ not in ENTITY_TYPES:
+        raise ApiError(404, f"no entity type {type_!r}; types: {', '.join(ENTITY_TYPES)}")
     graph = _graph()
-    _iri(type_, slug)
-    node = f"{type_}/{slug}"
-    if node not in graph or graph.nodes[node]["type"] != type_:
+    iri = _iri(type_, slug)
+    node = _guard(graph.describe, [iri]).get(iri)
+    if node is None or node["type"] != type_:
         raise ApiError(404, f"no {type_} {slug!r}")
-    attrs = graph.nodes[node]
-    broader = [_ref(graph, row[0].value) for row in _rows(
-        f"SELECT ?b WHERE {{ <{attrs['iri']}> <{SKOS}broader> ?b }} ORDER BY ?b")]
-    linked = [{**network.describe(graph, paper),
-               "relations": graph.edges[paper, node]["relation"].split()}
-              for paper in sorted(graph.pred[node])]
+    refs = _Refs(graph)
+    broader = [row[0].value for row in _rows(
+        f"SELECT ?b WHERE {{ <{iri}> <{SKOS}broader> ?b }} ORDER BY ?b")]
+    linking = _guard(graph.papers_of, iri)
+    _guard(refs.load, [*broader, *(paper for paper, _ in linking)])
     return jsonify({
-        **_with_aliases(graph, node),
-        "broader": broader,
-        "papers": linked,
-        "cooccurring": network.cooccurring(graph, node, limit=20),
+        **node,
+        "aliases": _guard(graph.aliases, [iri])[iri],
+        "broader": [refs(b) for b in broader],
+        "papers": [{**refs(paper), "relations": relations} for paper, relations in linking],
+        "cooccurring": _guard(graph.cooccurring, iri, limit=20),
     })
 
 
@@ -300,38 +370,8 @@ def search() -> Response:
     q = _required("q")
     limit = _int_param("limit", 20, 1, 100)
     types = _types_param("types")
-    graph = _graph()
-    needle = q.casefold()
-    hits = []
-    for node, attrs in graph.nodes(data=True):
-        if types and attrs["type"] not in types:
-            continue
-        best: tuple[int, str, str] | None = None
-        for field, name in [("title" if attrs["type"] == "paper" else "label", attrs["label"]),
-                            *(("alias", alias) for alias in attrs["aliases"])]:
-            text = name.casefold()
-            if text == needle:
-                rank = 0
-            elif text.startswith(needle):
-                rank = 1
-            elif any(word.startswith(needle) for word in re.split(r"[\s\-_/]+", text)):
-                rank = 2
-            elif needle in text:
-                rank = 3
-            else:
-                continue
-            if best is None or rank < best[0]:
-                best = (rank, field, name)
-        if best is not None:
-            hits.append((best, node))
-    # Equal matches: entities before papers (their support counts different things).
-    hits.sort(key=lambda hit: (hit[0][0], graph.nodes[hit[1]]["type"] == "paper",
-                               -int(graph.nodes[hit[1]]["support"] or 0),
-                               graph.nodes[hit[1]]["label"].casefold(), hit[1]))
-    kinds = ("exact", "prefix", "word", "substring")
-    return jsonify({"q": q, "total": len(hits), "results": [
-        {**network.describe(graph, node), "matched": field, "match": kinds[rank],
-         "text": name} for (rank, field, name), node in hits[:limit]]})
+    total, results = _index().search(q, types, limit)
+    return jsonify({"q": q, "total": total, "results": results})
 
 
 # -- graph questions ---------------------------------------------------------------------------
@@ -349,9 +389,10 @@ def neighbourhood() -> Response:
     types = _types_param("types")
     cap = _node_limit()
     limit = _int_param("limit", min(100, cap), 1, cap)
-    found = network.neighbourhood(graph, centre, depth=depth, types=types, limit=limit)
-    return jsonify({"centre": centre, "nodes": found.nodes, "edges": found.edges,
-                    "truncated": found.truncated})
+    nodes, edges, truncated = _guard(graph.neighbourhood, centre["iri"], depth=depth,
+                                     types=types, limit=limit)
+    return jsonify({"centre": centre["id"], "nodes": nodes, "edges": edges,
+                    "truncated": truncated})
 
 
 @bp.get("/api/path")
@@ -359,22 +400,25 @@ def path() -> Response:
     graph = _graph()
     source, target = _node_param(graph, "from"), _node_param(graph, "to")
     max_paths = _int_param("max", 3, 1, 10)
-    paths = network.shortest_paths(graph, source, target, max_paths=max_paths)
+    paths = _guard(graph.shortest_paths, source["iri"], target["iri"], max_paths=max_paths)
     on_paths = sorted({node for found in paths for node in found})
+    described = _guard(graph.describe, [node_iri(n, _base()) for n in on_paths])
     return jsonify({
-        "from": source, "to": target, "length": len(paths[0]) - 1 if paths else None,
-        "paths": paths, "nodes": [network.describe(graph, node) for node in on_paths]})
+        "from": source["id"], "to": target["id"],
+        "length": len(paths[0]) - 1 if paths else None, "paths": paths,
+        "nodes": [described[node_iri(n, _base())] for n in on_paths]})
 
 
 @bp.get("/api/similar")
 def similar() -> Response:
     graph = _graph()
     node = _node_param(graph, "paper")
-    if graph.nodes[node]["type"] != "paper":
-        raise ApiError(400, f"parameter 'paper': {node!r} is not a paper")
+    if node["type"] != "paper":
+        raise ApiError(400, f"parameter 'paper': {node['id']!r} is not a paper")
     k = _int_param("k", 10, 1, 100)
-    return jsonify({"paper": network.describe(graph, node),
-                    "similar": network.similar_papers(graph, node, k=k)})
+    count = services().cached("paper_count", graph.paper_count)
+    return jsonify({"paper": node,
+                    "similar": _guard(graph.similar_papers, node["iri"], k=k, papers=count)})
 
 
 # -- linked-data resources ---------------------------------------------------------------------

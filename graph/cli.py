@@ -89,8 +89,22 @@ def build(inputs, out_dir, store, workers, scheduler, base_iri, spacy_model, add
         click.echo(f"paperkg: warning: {warning}", err=True)
     click.echo(f"built {result.papers} papers, {result.entities} entities, "
                f"{result.quads} quads into {result.store}")
+    _index_store(result.store)
     if result.exports:
         click.echo(f"exports: {', '.join(str(p) for p in result.exports)}")
+
+
+def _index_store(location: Any) -> None:
+    """Write the search index of a freshly built store, so a server's first search is fast."""
+    from graph import search_index
+    from graph.incremental import store_base
+    from graph.store import open_store
+
+    target = open_store(str(location), read_only=True)
+    try:
+        search_index.ensure_index(target, store_base(target))
+    finally:
+        target.close()
 
 
 @cli.command()
@@ -98,13 +112,15 @@ def build(inputs, out_dir, store, workers, scheduler, base_iri, spacy_model, add
 @store_option
 @user_errors
 def remove(key, store):
-    """Remove one paper (by key) and its facts from the graph."""
-    from graph.incremental import remove_paper
+    """Remove one paper (by key, original id, DOI, arXiv or OpenAlex id) and its facts."""
+    from graph import lookup
+    from graph.incremental import remove_paper, store_base
     from graph.store import open_store
 
     target = open_store(store)
     try:
-        removed = remove_paper(target, key)
+        base = store_base(target)
+        removed = remove_paper(target, lookup.paper(target, key, base), base=base)
     finally:
         target.close()
     if not removed:
@@ -154,10 +170,10 @@ def query(sparql, store, fmt):
 @click.option("--json", "as_json", is_flag=True, help="Print nodes and edges as JSON.")
 @user_errors
 def neighbours(node, store, depth, types, limit, as_json):
-    """The k-hop neighbourhood of a node (an IRI, type/slug or paper/key)."""
+    """The k-hop neighbourhood of a node (an IRI, type/slug, a paper's key or id, a label)."""
     from dataclasses import asdict
 
-    from graph import network
+    from graph import lookup, network
     from graph.incremental import store_base
     from graph.store import open_store
 
@@ -165,7 +181,8 @@ def neighbours(node, store, depth, types, limit, as_json):
     try:
         base = store_base(target)
         graph = network.projection(target, base)
-        centre = network.resolve(graph, node, base)
+        centre = network.resolve(graph, network.node_id(lookup.resolve(target, node, base), base),
+                                 base)
         data = asdict(network.neighbourhood(graph, centre, depth=depth, types=_types(types),
                                             limit=limit))
     finally:
@@ -173,8 +190,10 @@ def neighbours(node, store, depth, types, limit, as_json):
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
+    from graph.text_clean import collapse
+
     for item in data["nodes"]:
-        click.echo(f"{item['type']:8} {item['label']}  <{item['iri']}>")
+        click.echo(f"{item['type']:8} {collapse(item['label'] or '')}  <{item['iri']}>")
     if data["truncated"]:
         click.echo(f"(trimmed to {limit} nodes)")
 
@@ -189,12 +208,16 @@ def neighbours(node, store, depth, types, limit, as_json):
 @user_errors
 def viz(node, store, depth, types, limit, out_path):
     """Write a standalone, offline HTML view of a node's neighbourhood."""
+    from graph import lookup, network
+    from graph.incremental import store_base
     from graph.store import open_store
     from graph.viz import write_viz
 
     target = open_store(store, read_only=True)
     try:
-        write_viz(target, node, depth=depth, types=_types(types), limit=limit,
+        base = store_base(target)
+        centre = network.node_id(lookup.resolve(target, node, base), base)
+        write_viz(target, centre, depth=depth, types=_types(types), limit=limit,
                   out_path=Path(out_path))
     finally:
         target.close()
@@ -310,7 +333,8 @@ def eval_cmd(gold, corpora, all_corpora, split, errors, shared, as_json, limit, 
               show_default=True, help="The paper lists the areas classifier learns from.")
 @user_errors
 def train(out_dir, scirex_dir, abstract_weight, gold, folds, max_body_tokens, which, abstracts):
-    """Train a shipped model (default: the mention scorer) and write it to data/models/."""
+    """Train a shipped model (default: the mention scorer, on the SciREX train split) and write
+    it to data/models/."""
     if which == "areas":
         from graph.train_areas import train as train_areas
 

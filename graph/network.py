@@ -7,6 +7,10 @@ has it; a paper's number of linked entities) and `aliases`. An edge goes from a 
 entity; its `relation` holds the link's name ("usesMethod"), or several names separated by
 spaces when a paper is linked to one entity in more than one way ("proposes usesMethod").
 The projection is cached per store location and generation.
+
+It holds the whole graph in memory: it is for what needs the whole graph at once (GraphML
+export, drawing and ranking a bounded subgraph). The web API answers from the store
+(graph.store_graph, graph.search_index) instead.
 """
 
 from __future__ import annotations
@@ -23,19 +27,21 @@ from typing import Any
 
 import networkx as nx
 
-from graph.errors import PaperkgError
 from graph.namespaces import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
 from graph.slug import label_key
+from graph.store_graph import (  # noqa: F401 - re-exported for the projection's callers
+    CLASS_TYPES,
+    ENTITY_TYPES,
+    LINKS,
+    NODE_TYPES,
+    UnknownNode,
+    node_id,
+    node_iri,
+)
 
-LINKS = ("proposes", "usesMethod", "usesDataset", "usesModel", "addressesTask",
-         "reportsMetric", "inDomain")
-ENTITY_TYPES = ("method", "dataset", "model", "task", "metric", "domain")
-NODE_TYPES = ("paper", *ENTITY_TYPES)
-_CLASS_TYPES = {PKG + "Paper": "paper", **{PKG + t.capitalize(): t for t in ENTITY_TYPES}}
-
-
-class UnknownNode(PaperkgError):
-    """A node that is malformed or not in the graph."""
+# The graph's vocabulary and ids are graph.store_graph's, which answers the same questions
+# from the store without this in-memory projection.
+_CLASS_TYPES = CLASS_TYPES
 
 
 @dataclass(frozen=True)
@@ -46,15 +52,6 @@ class Neighbourhood:
 
 
 # -- ids ---------------------------------------------------------------------------------------
-
-
-def node_id(iri: str, base: str = DEFAULT_BASE) -> str:
-    """"type/slug" for an IRI under `base`, else the IRI itself."""
-    return iri[len(base):] if iri.startswith(base) else iri
-
-
-def node_iri(node: str, base: str = DEFAULT_BASE) -> str:
-    return node if node.startswith(("http://", "https://")) else base + node
 
 
 def resolve(graph: nx.DiGraph, node: str, base: str = DEFAULT_BASE) -> str:

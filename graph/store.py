@@ -22,8 +22,8 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
-import re
 import queue
+import re
 import shutil
 import tempfile
 import threading
@@ -48,6 +48,7 @@ from graph.errors import QueryError, StoreError
 from graph.namespaces import DEFAULT_BASE, OA, PKG, paper_iri
 
 STORE_ENV = "PAPERKG_STORE"
+DIALECT_ENV = "PAPERKG_STORE_DIALECT"
 DEFAULT_LOCATION = os.path.join(".paperkg", "store")
 MEMORY = ":memory:"
 #: `quads(graph=DEFAULT_GRAPH)` / `default_graph=[DEFAULT_GRAPH]` name the store's default graph.
@@ -168,15 +169,26 @@ class NQuadsFiles:
         self.close()
 
 
-def open_store(location: str | None = None, *, read_only: bool = False) -> Store:
+def open_store(location: str | None = None, *, read_only: bool = False,
+               dialect: str | None = None) -> Store:
     """The store at `location`: a folder, ":memory:", or an http(s) URL of a SPARQL server.
 
     None means $PAPERKG_STORE, else `.paperkg/store` under the current folder. Opening for
-    reading needs an existing store; opening for writing creates an empty one.
+    reading needs an existing store; opening for writing creates an empty one. A server's
+    `dialect` (else $PAPERKG_STORE_DIALECT): "sparql" (any SPARQL 1.1 server with the
+    Graph Store Protocol, the default) or "virtuoso".
     """
     if location is None:
         location = os.environ.get(STORE_ENV) or DEFAULT_LOCATION
     if location.startswith(("http://", "https://")):
+        kind = (dialect or os.environ.get(DIALECT_ENV) or "sparql").strip().lower()
+        if kind == "virtuoso":
+            from graph.store_virtuoso import VirtuosoStore
+
+            return VirtuosoStore(location)
+        if kind != "sparql":
+            raise StoreError(f"unknown store dialect {kind!r} (${DIALECT_ENV}): "
+                             "use sparql or virtuoso")
         from graph.store_remote import RemoteStore
 
         return RemoteStore(location)

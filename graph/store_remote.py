@@ -32,6 +32,15 @@ count of its quads (exact, but it scans the store). Writes by other tools that l
 alone are not noticed. `quads()`, `named_graphs()` and `len()` leave the meta graph out;
 SPARQL queries over named graphs (`GRAPH ?g`), or with the union default graph, can see it.
 
+Credentials. A server that wants a login for writes (or for everything) gets it from
+$PAPERKG_STORE_USER and $PAPERKG_STORE_PASSWORD, or from a netrc file named by
+$PAPERKG_STORE_NETRC (its entry for the store's host), or from the `user=`/`password=`
+keywords; HTTP Digest or Basic, as the server asks. A URL with a password in it is refused, so
+that it never sits in a command line, a process list or a log; no message names the password.
+
+Other servers. Virtuoso speaks a dialect: graph.store_virtuoso adapts to it
+($PAPERKG_STORE_DIALECT=virtuoso, or `open_store(url, dialect="virtuoso")`).
+
 Errors. A refused connection, a timeout (`timeout=` seconds, else $PAPERKG_STORE_TIMEOUT, else
 60) or an HTTP error is a StoreError naming the URL; a query the server rejects (HTTP 400) is a
 QueryError.
@@ -66,19 +75,24 @@ from graph.namespaces import DEFAULT_BASE, OA, PKG, paper_iri
 from graph.store import data_block, replace_operations  # noqa: E402
 
 DEFAULT_TIMEOUT = 60.0
+USER_ENV = "PAPERKG_STORE_USER"
+PASSWORD_ENV = "PAPERKG_STORE_PASSWORD"
+NETRC_ENV = "PAPERKG_STORE_NETRC"
 #: Seconds to wait for the server, when the caller gives no `timeout` (open_store does not).
 TIMEOUT_ENV = "PAPERKG_STORE_TIMEOUT"
 STAGING_PREFIX = "urn:paperkg:staging:"
+#: Where a server without a default graph of its own (Virtuoso) keeps paperkg's default graph.
+DEFAULT_STAND_IN = "urn:paperkg:default"
 META_GRAPH = "urn:paperkg:meta"
-_META_SUBJECT = "urn:paperkg:store"
-_GENERATION = PKG + "generation"
+_META_SUBJECT = META_SUBJECT = "urn:paperkg:store"
+_GENERATION = GENERATION = PKG + "generation"
 #: Quads per HTTP request when loading: bounds the memory of one request body on both sides.
 LOAD_BATCH = 200_000
 #: Quads per INSERT DATA: above this an add goes through the Graph Store Protocol instead.
 UPDATE_BATCH = 20_000
 
 _SPARQL_JSON = "application/sparql-results+json"
-_N_TRIPLES = "application/n-triples"
+_N_TRIPLES = N_TRIPLES = "application/n-triples"
 _N_QUADS = "application/n-quads"
 _ENTITY_CLASSES = ("Method", "Dataset", "Model", "Task", "Metric")
 
@@ -126,12 +140,15 @@ def _staging_name(token: str, graph: NamedNode | DefaultGraph) -> NamedNode:
 
 def _hidden(graph: Any) -> bool:
     return isinstance(graph, NamedNode) and (
-        graph.value == META_GRAPH or graph.value.startswith(STAGING_PREFIX)
+        graph.value in (META_GRAPH, DEFAULT_STAND_IN) or graph.value.startswith(STAGING_PREFIX)
     )
 
 
 class RemoteStore:
     """A store in a SPARQL 1.1 server: same methods and result types as EmbeddedStore."""
+
+    #: Quads per INSERT DATA (above: the Graph Store Protocol).
+    update_batch = UPDATE_BATCH
 
     def __init__(
         self,
@@ -142,9 +159,17 @@ class RemoteStore:
         update_endpoint: str | None = None,
         store_endpoint: str | None = None,
         read_only: bool = False,
+        user: str | None = None,
+        password: str | None = None,
     ) -> None:
         if not url.startswith(("http://", "https://")):
             raise StoreError(f"a remote store URL starts with http:// or https://, not {url!r}")
+        parts = urllib.parse.urlsplit(url)
+        if parts.username is not None or parts.password is not None:
+            raise StoreError(
+                f"the store URL for {parts.hostname} holds a login: give it with ${USER_ENV} "
+                f"and ${PASSWORD_ENV} (or a netrc file named by ${NETRC_ENV}), not in the URL"
+            )
         self.location = url
         self.timeout = timeout if timeout is not None else _env_timeout()
         self.read_only = read_only
@@ -153,8 +178,16 @@ class RemoteStore:
         self.update_endpoint = update_endpoint or update
         self.store_endpoint = store_endpoint or store
         self._closed = False
+        self.user, password = _credentials(url, user, password)
         # urllib's default opener honours http_proxy; a store on loopback must not go through it.
-        self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        handlers: list[Any] = [urllib.request.ProxyHandler({})]
+        if self.user is not None:
+            logins = urllib.request.HTTPPasswordMgrWithDefaultRealm()
+            for endpoint in (url, self.query_endpoint, self.update_endpoint, self.store_endpoint):
+                logins.add_password(None, endpoint, self.user, password or "")
+            handlers += [urllib.request.HTTPDigestAuthHandler(logins),
+                         urllib.request.HTTPBasicAuthHandler(logins)]
+        self._opener = urllib.request.build_opener(*handlers)
 
     # -- HTTP ---------------------------------------------------------------------------------
 
@@ -219,7 +252,7 @@ class RemoteStore:
     def _update(self, sparql: str) -> None:
         if self.read_only:
             raise StoreError(f"the store at {self.location} was opened read-only")
-        self._request("POST", self.update_endpoint, body=sparql.encode("utf-8"),
+        self._request("POST", self.update_endpoint, body=self._update_text(sparql).encode("utf-8"),
                       content_type="application/sparql-update", action="write")
 
     def _post_quads(self, quads: Sequence[Quad], *, params: Sequence[tuple[str, str]] = ()) -> None:
@@ -253,14 +286,20 @@ class RemoteStore:
             params.append(("named-graph-uri", name))
         if union_default_graph:
             params.append(("union-default-graph", "true"))
+        body, content_type, params = self._query_request(sparql, params)
         response = self._request(
-            "POST", self.query_endpoint, body=sparql.encode("utf-8"),
-            content_type="application/sparql-query",
+            "POST", self.query_endpoint, body=body, content_type=content_type,
             accept=f"{_SPARQL_JSON}, {_N_TRIPLES};q=0.9", params=params,
             action="query", stream=True,
         )
         with response:
             media = (response.headers.get_content_type() or "").lower()
+            cut = response.headers.get("X-SPARQL-MaxRows")
+            if cut:
+                raise StoreError(
+                    f"the SPARQL store at {self.query_endpoint} cut its answer at {cut} rows "
+                    "(Virtuoso's ResultSetMaxRows): raise that limit above the store's size"
+                )
             try:
                 data = response.read()
             except OSError as exc:
@@ -286,6 +325,22 @@ class RemoteStore:
             f"the SPARQL store at {self.query_endpoint} answered in {media or 'no media type'}, "
             "not SPARQL JSON results or N-Triples"
         )
+
+    def _query_request(self, sparql: str, params: list[tuple[str, str]]
+                       ) -> tuple[bytes, str, list[tuple[str, str]]]:
+        """(body, content type, URL parameters) of a query request: a dialect's hook."""
+        return sparql.encode("utf-8"), "application/sparql-query", params
+
+    def _update_text(self, sparql: str) -> str:
+        """The update request as this server wants it: a dialect's hook."""
+        return sparql
+
+    def _graph_ref(self, graph: NamedNode | DefaultGraph) -> str:
+        """A graph as the target of DROP/MOVE: `DEFAULT` or `GRAPH <g>` (a dialect's hook)."""
+        return "DEFAULT" if isinstance(graph, DefaultGraph) else f"GRAPH <{graph.value}>"
+
+    def _drop_all(self) -> str:
+        return "DROP SILENT ALL"
 
     def _select(self, sparql: str) -> list[Any]:
         return list(self.query(sparql))
@@ -374,7 +429,7 @@ class RemoteStore:
         if self.read_only:
             raise StoreError(f"the store at {self.location} was opened read-only")
         if not atomic:
-            self._update(f"DROP SILENT ALL ;\n{self._bump()}")
+            self._update(f"{self._drop_all()} ;\n{self._bump()}")
             for batch in _batches(quads, LOAD_BATCH):
                 self._post_quads(batch)
             return
@@ -393,10 +448,10 @@ class RemoteStore:
                 self._post_quads(batch)
             old = [g for g in self.named_graphs() if g not in
                    {t.value for t in targets.values() if isinstance(t, NamedNode)}]
-            operations = ["DROP SILENT DEFAULT"]
+            operations = [f"DROP SILENT {self._graph_ref(DefaultGraph())}"]
             operations += [f"DROP SILENT GRAPH <{g}>" for g in old]
             for stage, target in targets.items():
-                destination = "DEFAULT" if isinstance(target, DefaultGraph) else f"<{target.value}>"
+                destination = self._graph_ref(target).removeprefix("GRAPH ")
                 operations.append(f"MOVE SILENT <{stage}> TO {destination}")
             operations.append(self._bump())
             self._update(" ;\n".join(operations))
@@ -412,7 +467,7 @@ class RemoteStore:
         batch = list(quads)
         if not batch:
             return
-        if len(batch) <= UPDATE_BATCH:
+        if len(batch) <= self.update_batch:
             self._update(f"INSERT DATA {{\n{data_block(batch)}\n}} ;\n{self._bump()}")
             return
         for part in _batches(batch, LOAD_BATCH):
@@ -458,6 +513,30 @@ class RemoteStore:
         return f"<RemoteStore {self.location}>"
 
 
+def _credentials(url: str, user: str | None, password: str | None
+                 ) -> tuple[str | None, str | None]:
+    """(user, password) for the store at `url`: the keywords, else the environment, else the
+    netrc file $PAPERKG_STORE_NETRC names; (None, None) for no login."""
+    if user is not None:
+        return user, password
+    if os.environ.get(USER_ENV):
+        return os.environ[USER_ENV], os.environ.get(PASSWORD_ENV, "")
+    path = os.environ.get(NETRC_ENV, "").strip()
+    if not path:
+        return None, None
+    import netrc
+
+    try:
+        entry = netrc.netrc(path).authenticators(urllib.parse.urlsplit(url).hostname or "")
+    except (OSError, netrc.NetrcParseError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not a netrc file"
+        raise StoreError(f"cannot read the store login file ${NETRC_ENV} ({path}): {reason}"
+                         ) from None
+    if entry is None:
+        return None, None
+    return entry[0], entry[2]
+
+
 def _env_timeout() -> float:
     value = os.environ.get(TIMEOUT_ENV, "").strip()
     if not value:
@@ -482,16 +561,18 @@ def owned_quads(store: Any, paper: str) -> list[Quad]:
     def anywhere(pattern: str) -> str:
         return f"{{ {pattern} }} UNION {{ GRAPH ?h {{ {pattern} }} }}"
 
+    # The paper itself is added below, not as a `{ VALUES ?x { p } }` branch of the UNION:
+    # Virtuoso 7.2 answers nothing at all to a UNION with a VALUES branch.
     subjects_query = f"""SELECT DISTINCT ?x WHERE {{
-  {{ VALUES ?x {{ {p} }} }}
-  UNION {{ {anywhere(f"{p} {makes_claim} ?x")} }}
+  {{ {anywhere(f"{p} {makes_claim} ?x")} }}
   UNION {{ {anywhere(f"{p} {makes_claim} ?c . ?c {result} ?x")} }}
   UNION {{ {anywhere(f"?x {has_source} {p}")} }}
   UNION {{ {anywhere(f"?t {has_source} {p} . ?t {has_selector} ?x")} }}
   UNION {{ {anywhere(f"?t {has_source} {p} . ?x {has_target} ?t")} }}
 }}"""
-    subjects = [row["x"] for row in store.query(subjects_query)
-                if isinstance(row["x"], NamedNode)]
+    subjects = [NamedNode(paper)] + [row["x"] for row in store.query(subjects_query)
+                                     if isinstance(row["x"], NamedNode)]
+    subjects = list(dict.fromkeys(subjects))
     owned: list[Quad] = []
     for part in _batches(subjects, 500):
         values = " ".join(_term(s) for s in part)

@@ -56,6 +56,8 @@ def test_scierc_material_is_a_dataset_only_with_a_capital_or_digit():
     ]
     assert gold_scierc.is_name("TREC-8") and gold_scierc.is_name("WSJ")
     assert not gold_scierc.is_name("speech data")
+    assert not gold_scierc.is_name("Image sets", starts_sentence=True)
+    assert gold_scierc.is_name("ImageCLEF", starts_sentence=True)
 
 
 def test_scierc_long_form_and_acronym_are_one_entity():
@@ -64,6 +66,20 @@ def test_scierc_long_form_and_acronym_are_one_entity():
         {"name": "conditional random fields", "aliases": ["CRFs"]}
     ]
     assert paper["id"] == "scierc:X99-1001"
+
+
+def test_a_span_with_its_acronym_in_brackets_also_names_both_parts():
+    assert gold_scierc.inner_forms("natural language processing (NLP)") == [
+        "natural language processing", "NLP"]
+    assert gold_scierc.inner_forms("lexical conceptual structure (LCS) representations") == [
+        "lexical conceptual structure representations"]
+    assert gold_scierc.inner_forms("(a) list") == [] and gold_scierc.inner_forms("HMM") == []
+    record = {"doc_key": "Y", "sentences": [["We", "use", "hidden", "Markov", "models", "-LRB-",
+                                             "HMMs", "-RRB-", "."]],
+              "ner": [[[2, 7, "Method"]]]}
+    entity = gold_scierc.convert(record)["entities"]["method"][0]
+    assert entity == {"name": "hidden Markov models (HMMs)",
+                      "aliases": ["HMMs", "hidden Markov models"]}
 
 
 def _neutral_gold(tmp_path: Path) -> list[ev.GoldPaper]:
@@ -182,3 +198,16 @@ def test_the_scorer_trains_on_the_scirex_train_split_only():
     assert kept and len(kept) < len(docs)
     assert not any(is_dev(d["doc_id"], SCIREX_DEV_SHARE) for d in kept)
     assert len(kept) + sum(is_dev(d["doc_id"], SCIREX_DEV_SHARE) for d in docs) == len(docs)
+
+
+@pytest.mark.parametrize("name", ["scierc-train", "scierc-dev", "csabstruct-dev"])
+def test_committed_gold_spans_sit_at_their_offsets(name):
+    papers = json.loads((GOLD_DIR / f"{name}.json").read_text(encoding="utf-8"))["papers"]
+    assert len({p["id"] for p in papers}) == len(papers)
+    for p in papers:
+        text = p["abstract"]
+        for item in p.get("mentions", []) + p.get("neutral", []):
+            assert text[item["start"]:item["end"]] == item["text"], (p["id"], item)
+        sentences = p.get("sentences", [])
+        assert all(0 <= s["start"] < s["end"] <= len(text) for s in sentences)
+        assert all(a["end"] < b["start"] for a, b in zip(sentences, sentences[1:], strict=False))

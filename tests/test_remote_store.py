@@ -203,3 +203,21 @@ def test_endpoints_follow_the_url():
     assert named.query_endpoint == "http://db.example/ds/sparql"
     assert named.update_endpoint == "http://db.example/ds/update"
     assert named.store_endpoint == "http://db.example/ds/data"
+
+
+@pytest.mark.remote
+def test_graph_api_answers_alike_from_a_server_and_the_embedded_store(server, tmp_path):
+    from pyoxigraph import RdfFormat, parse
+
+    from tests.api.conftest import FIXTURE, make_store
+    from tests.scale.api_answers import URLS, api_answers
+
+    RemoteStore(server).replace_all(parse(path=str(FIXTURE), format=RdfFormat.TRIG))
+    remote = api_answers(server, tmp_path)
+    assert remote == api_answers(make_store(tmp_path), tmp_path)
+    assert [r["id"] for r in remote["/api/search?q=bert"]["results"]] == [
+        "model/bert", "paper/p08", "paper/p07"]
+    assert remote[URLS[4]]["length"] == 4
+    assert remote[URLS[4]]["paths"][:2] == [
+        ["dataset/squad", "paper/p07", "method/transformer", "paper/p04", "dataset/cora"],
+        ["dataset/squad", "paper/p08", "method/transformer", "paper/p04", "dataset/cora"]]

@@ -2,7 +2,8 @@
 
 Method, Task and Metric spans become method, task and metric mentions; a Material span becomes a
 dataset mention only where it is a name (a capital letter or a digit in it: "Penn Treebank",
-"WSJ", "TREC-8"), since SciERC's Material also covers kinds of data ("images", "text").
+"WSJ", "TREC-8"; the capital a sentence starts with does not count), since SciERC's Material
+also covers kinds of data ("images", "text").
 OtherScientificTerm and Generic spans, and Material spans that are not names, are `neutral`: a
 prediction matching one (and no gold entity) counts neither as right nor wrong.
 """
@@ -63,9 +64,10 @@ def detokenise(tokens: Sequence[str]) -> tuple[str, list[tuple[int, int]]]:
     return "".join(out), spans
 
 
-def is_name(text: str) -> bool:
-    """A Material span that names a data set rather than a kind of data."""
-    return bool(_NAME.search(text))
+def is_name(text: str, starts_sentence: bool = False) -> bool:
+    """A Material span that names a data set rather than a kind of data: a capital or a digit,
+    not counting the capital every sentence starts with ("Image sets" is not a name)."""
+    return bool(_NAME.search(text[1:] if starts_sentence else text))
 
 
 def _key(text: str) -> str:
@@ -78,6 +80,10 @@ def convert(record: dict) -> dict:
     """One SciERC line as a gold paper (id, abstract, entities, mentions, neutral)."""
     tokens = [t for sentence in record["sentences"] for t in sentence]
     abstract, spans = detokenise(tokens)
+    sentence_starts, n = set(), 0
+    for sentence in record["sentences"]:
+        sentence_starts.add(n)
+        n += len(sentence)
     mentions: list[dict] = []
     neutral: list[dict] = []
     for sentence_ner in record["ner"]:
@@ -85,7 +91,7 @@ def convert(record: dict) -> dict:
             start, end = spans[first][0], spans[last][1]
             text = abstract[start:end]
             etype = TYPES.get(label)
-            if etype == "dataset" and not is_name(text):
+            if etype == "dataset" and not is_name(text, first in sentence_starts):
                 etype = None
             if etype is None:
                 neutral.append({"start": start, "end": end, "text": text, "label": label})
@@ -103,10 +109,28 @@ def convert(record: dict) -> dict:
     }
 
 
+_PAREN = re.compile(r"\s*\(([^()]+)\)")
+
+
+def inner_forms(text: str) -> list[str]:
+    """The forms a span that defines an acronym inside itself also names: "natural language
+    processing (NLP)" is "natural language processing" and "NLP"; "lexical conceptual structure
+    (LCS) representations" is "lexical conceptual structure representations"."""
+    m = _PAREN.search(text)
+    if m is None or m.start() == 0:
+        return []
+    without = " ".join((text[:m.start()] + text[m.end():]).split())
+    forms = [without] if without else []
+    if m.end() == len(text):
+        forms.append(m.group(1).strip())
+    return forms
+
+
 def group_entities(abstract: str, mentions: Sequence[dict]) -> dict[str, list[dict]]:
     """Mentions of one type grouped into entities: equal match keys, and `Long Form (LF)`
     where both parts are annotated with that type. Name: the most frequent form, then the
-    longest, then the first in sorted order; the other forms are aliases."""
+    longest, then the first in sorted order; the other forms, and the forms a span with an
+    acronym in brackets names (`inner_forms`), are aliases."""
     entities: dict[str, list[dict]] = {}
     for etype in ENTITY_TYPES:
         ms = [m for m in mentions if m["type"] == etype]
@@ -130,7 +154,8 @@ def group_entities(abstract: str, mentions: Sequence[dict]) -> dict[str, list[di
         for forms in groups.values():
             counts = Counter(forms)
             name = sorted(counts, key=lambda f: (-counts[f], -len(f), f))[0]
-            items.append({"name": name, "aliases": sorted(set(forms) - {name})})
+            others = {alias for f in forms for alias in (f, *inner_forms(f))} - {name}
+            items.append({"name": name, "aliases": sorted(others)})
         entities[etype] = sorted(items, key=lambda e: (e["name"].lower(), e["name"]))
     return entities
 

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 from graph.eval.corpora import (
-    CORPORA,
     ENTITY_TARGETS,
     GOLD_DIR,
     MEASURE_TARGETS,
@@ -27,7 +26,7 @@ from graph.evaluate import (
     score,
     taxonomy_broader,
 )
-from graph.model import Paper, PaperExtraction
+from graph.model import PaperExtraction
 
 ENTITY_ROWS = ("method", "dataset", "task", "metric")
 
@@ -68,13 +67,9 @@ class CorpusResult:
 
 
 def _extract(papers: Sequence, nlp=None) -> tuple[list[PaperExtraction], list[str]]:
+    """Today's extractors (those present) on the gold papers' titles and abstracts (a
+    ResultsPaper has the id, title and abstract extract_gold reads)."""
     names, missing = available_extractors(DEFAULT_EXTRACTORS)
-    if papers and not hasattr(papers[0], "entities"):
-        # numbers gold: ResultsPaper has no entity fields, only the text
-        from graph.pipeline import extract_papers
-
-        plain = [Paper(key=p.id, abstract=p.abstract, title=p.title, id=p.id) for p in papers]
-        return extract_papers(plain, nlp=nlp, extractors=tuple(names)), missing
     return extract_gold(papers, extractors=names, nlp=nlp), missing
 
 
@@ -163,18 +158,3 @@ def _area_rows(c, split, papers, extractions, result, errors) -> None:
         _share_row(c, split, "area precision", predicted,
                    correct / predicted if predicted else 0.0),
     ]
-
-
-def run_all(
-    split: str = "dev", *, shared: str | Path | None = None, names: Sequence[str] | None = None,
-    nlp=None,
-) -> list[CorpusResult]:
-    """Every corpus (or `names`) on one split; a corpus without that split is left out."""
-    from graph import nlp as nlp_loader
-
-    nlp = nlp or nlp_loader.load()
-    out = []
-    for name in names or CORPORA:
-        if split in CORPORA[name].files:
-            out.append(run_corpus(name, split, shared=shared, nlp=nlp))
-    return out

@@ -446,3 +446,122 @@ def test_healthz(client, store_location):
     assert document["status"] == "ok"
     assert document["store"] == store_location
     assert document["generation"]
+
+
+# -- the two ways of answering: SPARQL on the store, and the index built with it ----------------
+
+
+def _both_graphs(location: str):
+    from graph import search_index
+    from graph.index_graph import IndexGraph
+    from graph.store import EmbeddedStore
+    from graph.store_graph import StoreGraph
+
+    store = EmbeddedStore(location, read_only=True)
+    generation = store.generation()
+    index = search_index.open_index(store, BASE, generation)
+    return store, StoreGraph(store, BASE, generation), IndexGraph(store, index, BASE, generation)
+
+
+def test_index_and_sparql_answer_every_graph_question_alike(store_location):
+    store, by_sparql, by_index = _both_graphs(store_location)
+    try:
+        rows = store.query(f"SELECT ?n WHERE {{ ?n a ?c . FILTER(STRSTARTS(STR(?n), '{BASE}') "
+                           "&& ?c IN (<https://w3id.org/paperkg/ns#Paper>, "
+                           "<https://w3id.org/paperkg/ns#Method>, "
+                           "<https://w3id.org/paperkg/ns#Dataset>, "
+                           "<https://w3id.org/paperkg/ns#Domain>)) }")
+        nodes = sorted({row["n"].value for row in rows})
+        assert len(nodes) == 12 + 4 + 3 + 3
+        assert by_index.describe(nodes) == by_sparql.describe(nodes)
+        assert by_index.aliases(nodes) == by_sparql.aliases(nodes)
+        for node in nodes:
+            for depth, limit in ((1, 100), (2, 5), (3, 100)):
+                assert (by_index.neighbourhood(node, depth=depth, limit=limit)
+                        == by_sparql.neighbourhood(node, depth=depth, limit=limit)), node
+            assert (by_index.shortest_paths(node, nodes[0], max_paths=10)
+                    == by_sparql.shortest_paths(node, nodes[0], max_paths=10)), node
+            for types in (["paper", "method"], ["dataset", "paper"]):
+                assert (by_index.neighbourhood(node, depth=2, types=types, limit=4)
+                        == by_sparql.neighbourhood(node, depth=2, types=types, limit=4)), node
+            if "/paper/" in node:
+                assert (by_index.similar_papers(node, k=5)
+                        == by_sparql.similar_papers(node, k=5)), node
+            else:
+                assert by_index.papers_of(node) == by_sparql.papers_of(node), node
+                assert by_index.cooccurring(node) == by_sparql.cooccurring(node), node
+        assert by_index.paper_count() == by_sparql.paper_count() == 12
+    finally:
+        store.close()
+
+
+def test_a_hop_beyond_the_cap_keeps_the_best_ranked_and_says_so(store_location, monkeypatch):
+    from graph import store_graph
+
+    store, by_sparql, by_index = _both_graphs(store_location)
+    try:
+        monkeypatch.setattr(store_graph, "HOP_CAP", 2)
+        nodes, _, truncated = by_index.neighbourhood(f"{BASE}method/transformer", limit=100)
+        # Transformer's six papers, capped at two: the two with most entities, then by id.
+        assert truncated is True
+        assert [n["id"] for n in nodes] == ["method/transformer", "paper/p01", "paper/p04"]
+    finally:
+        store.close()
+
+
+def test_search_ranks_papers_of_one_match_kind_by_bm25(client):
+    document = _get(client, "/api/search?q=con")
+    # Entities by support; papers of one match kind by BM25 of the matched title: p06 (support
+    # 3, the shorter title) before p03 (support 6).
+    assert [(r["id"], r["match"], r["support"]) for r in document["results"]] == [
+        ("method/contrastive-learning", "prefix", 2), ("paper/p06", "prefix", 3),
+        ("paper/p03", "prefix", 6), ("method/simplified-graph-convolution", "word", 1),
+        ("paper/p05", "word", 5)]
+    assert document["total"] == 5
+
+
+def test_the_answers_follow_the_store_from_one_generation_to_the_next(tmp_path, exports_dir):
+    import pyoxigraph
+    from conftest import FIXTURE
+
+    from api import create_app
+    from graph.store import EmbeddedStore
+
+    location = str(tmp_path / "store")
+    writer = EmbeddedStore(location)
+    writer.replace_all(pyoxigraph.parse(path=str(FIXTURE), format=pyoxigraph.RdfFormat.TRIG))
+    app = create_app({"TESTING": True, "store": location, "rate_limit": 0,
+                      "exports_dir": str(exports_dir)})
+    client = app.test_client()
+    try:
+        assert [r["id"] for r in _get(client, "/api/search?q=unlinked")["results"]] == [
+            "paper/p11"]
+        assert _get(client, "/api/papers")["total"] == 12
+        first = sorted(p.name for p in (tmp_path / "store.search").glob("*.sqlite"))
+        assert len(first) == 1
+        assert writer.remove_paper("p11", base=BASE)
+        assert _get(client, "/api/search?q=unlinked")["results"] == []
+        assert _get(client, "/api/papers")["total"] == 11
+        _error(client, "/api/neighbourhood?node=paper/p11", 404)
+        # One index file per generation, the one before kept for readers still on it.
+        second = sorted(p.name for p in (tmp_path / "store.search").glob("*.sqlite"))
+        assert len(second) == 2 and first[0] in second
+    finally:
+        app.extensions["paperkg"].close()
+        writer.close()
+
+
+def test_similar_papers_stop_early_and_still_equal_scoring_every_paper(store_location):
+    from graph import network
+
+    store, by_sparql, by_index = _both_graphs(store_location)
+    try:
+        whole = network.build(store, BASE)  # every paper scored, in memory
+        for key in sorted(n for n in whole if n.startswith("paper/")):
+            for k in (1, 2, 4, 12):
+                expected = network.similar_papers(whole, key, k=k)
+                assert by_index.similar_papers(BASE + key, k=k) == expected, (key, k)
+        assert by_sparql.similar_papers(BASE + "paper/p07", k=2) == network.similar_papers(
+            whole, "paper/p07", k=2)
+    finally:
+        store.close()
