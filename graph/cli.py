@@ -314,15 +314,23 @@ def eval_cmd(gold, corpora, all_corpora, split, errors, shared, as_json, limit, 
 
 
 @cli.command()
-@click.option("--model", "which", type=click.Choice(["entities", "claims"]), default="entities",
-              show_default=True, help="The entity scorer, or the claim classifier.")
+@click.option("--model", "which", default="scorer", show_default=True,
+              type=click.Choice(["scorer", "tagger", "claims", "areas"]),
+              help="scorer: the mention scorer (SciREX train split); tagger: the mention tagger "
+                   "(torch, the `train` extra; data/models/TAGGER.md); claims: the claim "
+                   "classifier (CSAbstruct train; CLAIMS.md); areas: the research-area "
+                   "classifier (paper lists, AAAI 2022 train split; AREAS.md).")
 @click.option("--out", "out_dir", default=None, help="Where to write the trained model.")
+@click.option("--run-dir", default="tagger-run", show_default=True,
+              help="--model tagger: where the training run's checkpoints go.")
 @click.option("--csabstruct", "csabstruct_dir", default="../shared/data/csabstruct",
               show_default=True, help="CSAbstruct train.jsonl/dev.jsonl (--model claims).")
 @click.option("--compare", is_flag=True,
               help="--model claims: also cross-validate the smaller feature designs.")
 @click.option("--report-dev", is_flag=True,
               help="--model claims: score the fitted model on CSAbstruct dev (report only).")
+@click.option("--abstracts", default="../shared/data/paperlists/abstracts.jsonl.gz",
+              show_default=True, help="The paper lists the areas classifier learns from.")
 @click.option("--scirex", "scirex_dir", default="../shared/data/scirex", show_default=True,
               type=click.Path(exists=True, file_okay=False))
 @click.option("--abstract-weight", default=0, show_default=True, type=click.IntRange(min=0),
@@ -334,10 +342,20 @@ def eval_cmd(gold, corpora, all_corpora, split, errors, shared, as_json, limit, 
 @click.option("--max-body-tokens", default=None, type=click.IntRange(min=1),
               help="Tokens of each paper's body to train on (default: the shipped model's).")
 @user_errors
-def train(which, out_dir, csabstruct_dir, compare, report_dev, scirex_dir, abstract_weight, gold,
-          folds, max_body_tokens):
-    """Train the learned mention scorer on the SciREX train split (or the claim classifier on
-    CSAbstruct train) and write it to data/models/."""
+def train(which, out_dir, run_dir, csabstruct_dir, compare, report_dev, abstracts, scirex_dir,
+          abstract_weight, gold, folds, max_body_tokens):
+    """Train a shipped model (default: the mention scorer, on the SciREX train split) and write
+    it to data/models/."""
+    if which == "tagger":
+        from graph.tagger.train import reproduce
+
+        click.echo(reproduce(run_dir, out_dir))
+        return
+    if which == "areas":
+        from graph.train_areas import train as train_areas
+
+        click.echo(train_areas(out_dir, source=abstracts))
+        return
     if which == "claims":
         from graph.train_claims import train as train_claims
 
@@ -358,12 +376,21 @@ def train(which, out_dir, csabstruct_dir, compare, report_dev, scirex_dir, abstr
 @cli.command()
 @store_option
 @click.option("--json", "as_json", is_flag=True)
+@click.option("--top", default=0, show_default=True, type=click.IntRange(min=0),
+              help="Also list the N entities of each type that the most papers link.")
 @user_errors
-def stats(store, as_json):
+def stats(store, as_json, top):
     """Counts of papers, entities per type, claims, results and triples."""
-    from graph.stats import store_stats
+    from graph.stats import store_stats, top_entities
 
     data = store_stats(store)
+    if top:
+        ranked = top_entities(store, top)
+        if as_json:
+            click.echo(json.dumps({"counts": data, "top": ranked}, indent=2, ensure_ascii=False))
+            return
+        for name, rows in ranked.items():
+            click.echo(f"{name}: " + "; ".join(f"{label} ({n})" for label, n in rows))
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return

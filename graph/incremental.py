@@ -63,6 +63,7 @@ RECORD_PREDICATES = frozenset(
     + [SCHEMA + name for name in ("isPartOf", "keywords", "url")]
 )
 _SUPPORT = PKG + "support"
+_SKOS_BROADER = "http://www.w3.org/2004/02/skos/core#broader"
 _IN_DOMAIN = PKG + "inDomain"
 _PAPER_CLASS = PKG + "Paper"
 _CLASS_TYPE = {f"{PKG}{t.capitalize()}": t for t in ENTITY_TYPES}
@@ -221,9 +222,25 @@ def change_update(delete: Sequence[Quad], insert: Sequence[Quad], deltas: dict[s
     if insert:
         operations.append(f"INSERT DATA {{\n{data_block(insert)}\n}}")
     operations.extend(adjust_support(deltas))
+    operations.extend(_prune_broader(deltas))
     operations.extend(_prune_domains(_domain_only_quads(domains, base), base))
     operations.extend(_prune_extractors(delete))
     return " ;\n".join(operations)
+
+
+def _broader_quad(ref: str, family: str, base: str) -> Quad:
+    child, parent = (NamedNode(entity_iri(base, *r.split("/", 1))) for r in (ref, family))
+    return Quad(child, NamedNode(_SKOS_BROADER), parent, DefaultGraph())
+
+
+def _prune_broader(deltas: dict[str, int]) -> list[str]:
+    """Updates that drop `skos:broader` links to entities the change removed (their own
+    statements go with them; the links of their editions point at them from outside)."""
+    fewer = " ".join(f"<{iri}>" for iri, delta in sorted(deltas.items()) if delta < 0)
+    if not fewer:
+        return []
+    return [f"DELETE {{ ?x <{_SKOS_BROADER}> ?e }} WHERE {{ VALUES ?e {{ {fewer} }} "
+            f"?x <{_SKOS_BROADER}> ?e FILTER NOT EXISTS {{ ?e a ?class }} }}"]
 
 
 def _prune_extractors(deleted: Sequence[Quad]) -> list[str]:
@@ -326,6 +343,12 @@ def add_papers(
         for quad in entity_quads(resolved.entities[ref], base=base):
             if quad.predicate.value != _SUPPORT:
                 insert[quad] = None
+    # A family link stays right whichever side arrives later: an edition added under a family
+    # already stored, or a family added above editions already stored.
+    for ref in sorted(resolved.entities):
+        family = resolved.entities[ref].broader
+        if family and (ref in linked or family in linked):
+            insert[_broader_quad(ref, family, base)] = None
     # New domains get the quads a build gives them (support comes from the recount).
     from graph import rdf
 

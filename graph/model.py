@@ -97,6 +97,8 @@ class Entity:
     label: str
     aliases: set[str] = field(default_factory=set)
     papers: set[str] = field(default_factory=set)
+    #: ref of the entity this one is an edition of ("IWSLT 2016 English-German" -> IWSLT)
+    broader: str | None = None
 
     @property
     def support(self) -> int:

@@ -10,14 +10,23 @@ from graph import extractors as registry
 from graph import nlp as nlp_loader
 from graph import text_clean
 from graph.extractors import tokens
+from graph.generic import is_generic_mention
 from graph.model import Mention, Paper, PaperExtraction
 
 
-def extract_doc(doc, extractor_fns) -> list[Mention]:
+def extract_doc(doc, extractor_fns, *, drop_generic: bool = True) -> list[Mention]:
     mentions: list[Mention] = []
     for fn in extractor_fns:
         mentions.extend(fn(doc))
     tokens.release(doc)
+    # Generic words ("training", "neural networks") never become entity mentions: dropped here,
+    # before any provenance is written, rather than at linking.
+    if drop_generic:
+        # a capital that only starts a sentence does not make a name ("Training is ...")
+        starts = ({t.idx for t in doc if t.is_sent_start}
+                  if doc.has_annotation("SENT_START") else {0})
+        mentions = [m for m in mentions
+                    if not is_generic_mention(m, sentence_start=m.start in starts)]
     # A stable order makes provenance numbering, and so every export, deterministic.
     mentions.sort(key=lambda m: (m.start, m.end, m.type, m.label or "", m.text))
     return mentions
@@ -29,8 +38,11 @@ def iter_extractions(
     nlp: Language | None = None,
     extractors: Sequence[str] = registry.DEFAULT_EXTRACTORS,
     batch_size: int = 64,
+    drop_generic: bool = True,
 ) -> Iterator[PaperExtraction]:
-    """Yield one PaperExtraction per paper, in input order."""
+    """Yield one PaperExtraction per paper, in input order. `drop_generic=False` keeps the
+    mentions graph.generic calls generic (what an evaluation against gold that annotates them
+    may want); a graph never does."""
     nlp = nlp or nlp_loader.load()
     extractor_fns = [registry.get(name) for name in extractors]
     # spaCy parses the abstract as a reader would see it (LaTeX read, whitespace collapsed,
@@ -39,7 +51,8 @@ def iter_extractions(
              for paper in papers for view in (text_clean.extraction_view(paper.abstract),))
     for doc, (paper, view) in nlp.pipe(pairs, as_tuples=True, batch_size=batch_size):
         doc.user_data["paper_key"] = paper.key
-        mentions = text_clean.to_verbatim(extract_doc(doc, extractor_fns), view, paper.abstract)
+        mentions = text_clean.to_verbatim(
+            extract_doc(doc, extractor_fns, drop_generic=drop_generic), view, paper.abstract)
         yield PaperExtraction(paper=paper, mentions=mentions)
 
 

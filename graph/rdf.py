@@ -78,6 +78,7 @@ SKOS_CONCEPT = _n(SKOS, "Concept")
 SKOS_ALT = _n(SKOS, "altLabel")
 SKOS_PREF = _n(SKOS, "prefLabel")
 SKOS_IN_SCHEME = _n(SKOS, "inScheme")
+SKOS_BROADER = _n(SKOS, "broader")
 
 PAPER = _n(PKG, "Paper")
 CLAIM = _n(PKG, "Claim")
@@ -216,7 +217,8 @@ def _iri(value: str) -> NamedNode:
 
 
 def entity_quads(entity: Entity, *, base: str = DEFAULT_BASE) -> list[Quad]:
-    """Type, skos:Concept, rdfs:label, skos:altLabel (aliases) and pkg:support of one entity."""
+    """Type, skos:Concept, rdfs:label, skos:altLabel (aliases), pkg:support and skos:broader (a
+    dataset family) of one entity."""
     return _parse(entity_lines(entity, base=base))
 
 
@@ -580,7 +582,17 @@ def entity_lines(entity: Entity, *, base: str = DEFAULT_BASE) -> list[str]:
     # labels on one line with single spaces: "unsupervised\nlearning" is one name
     for alias in sorted({collapse(alias) for alias in entity.aliases} - {label, ""}):
         lines.append(f"{node} {alt} {nt_string(alias)} .\n")
+    if entity.broader:
+        # an edition of a dataset family ("IWSLT 2016 English-German" -> IWSLT)
+        lines.append(broader_line(entity.ref, entity.broader, base=base))
     return lines
+
+
+def broader_line(ref: str, family: str, *, base: str = DEFAULT_BASE) -> str:
+    """`<entity> skos:broader <family entity>` as an N-Quads line, from two entity refs."""
+    child = nt_iri(entity_iri(base, *ref.split("/", 1)))
+    parent = nt_iri(entity_iri(base, *family.split("/", 1)))
+    return f"{child} {_t(SKOS_BROADER)} {parent} .\n"
 
 
 def _annotation_lines(

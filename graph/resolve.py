@@ -17,24 +17,11 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
 from graph.model import ENTITY_TYPES, Entity, Mention, PaperExtraction, ResolvedCorpus
+from graph.name_forms import form_tokens, is_qualifier, network_stem, singular
 from graph.slug import label_key, slugify
 
 _ACRONYM = re.compile(r"^[A-Za-z0-9][A-Za-z0-9\-+./]{0,11}$")
 _TYPE_RANK = {t: i for i, t in enumerate(ENTITY_TYPES)}
-_INVARIANT = ("ss", "us", "is", "ics", "ous", "sis", "xis", "ness")
-
-
-def singular(word: str) -> str:
-    """Cheap singular of an English head noun; leaves acronyms and Latin-ish words alone."""
-    if len(word) <= 3 or not word.isalpha() or word.isupper() or word.endswith(_INVARIANT):
-        return word
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("ches", "shes", "xes", "sses")):
-        return word[:-2]
-    if word.endswith("s"):
-        return word[:-1]
-    return word
 
 
 #: Names repeat across a corpus (a few thousand distinct ones per 10,000 papers): each key is
@@ -51,8 +38,48 @@ def alias_key(name: str) -> str:
 
 @functools.lru_cache(maxsize=_KEY_CACHE)
 def merge_key(name: str) -> str:
-    # Spaces go too: "CIFAR-10" = "CIFAR10" = "cifar 10"; "GraphSAGE" = "Graph SAGE".
-    return alias_key(name).replace(" ", "")
+    # Spaces go too: "CIFAR-10" = "CIFAR10" = "cifar 10"; "GraphSAGE" = "Graph SAGE"; and the
+    # forms of graph.name_forms: "recurrent models" = "recurrent neural networks",
+    # "ILSVRC-12" = "ILSVRC 2012", "WMT'14 En-De" = "WMT 2014 English-German".
+    return "".join(network_stem(form_tokens(alias_key(name))))
+
+
+def _lexicon_pairs() -> list[tuple[str, str]]:
+    """(alias, preferred name) of every entry of data/lexicons: the aliases of a known name are
+    that name wherever they appear."""
+    from graph.extractors import lexicon
+
+    pairs = []
+    for entity_type in sorted(lexicon.FILES):
+        for name, aliases in lexicon.entries(entity_type):
+            pairs.extend((alias, name) for alias in aliases)
+    return pairs
+
+
+def families(entities: Mapping[str, Entity]) -> dict[str, str]:
+    """ref -> ref of its family, for dataset names qualified by a year, a language pair or a
+    version ("IWSLT 2016 English-German" -> IWSLT, "WMT 2016" -> WMT): the longest start of
+    the name, with only qualifiers after it, that is itself a dataset of `entities`."""
+    by_key: dict[str, str] = {}
+    for ref in sorted(entities):
+        entity = entities[ref]
+        if entity.type == "dataset":
+            for name in sorted({entity.label, *entity.aliases}):
+                by_key.setdefault(merge_key(name), ref)
+    broader: dict[str, str] = {}
+    for ref in sorted(entities):
+        entity = entities[ref]
+        if entity.type != "dataset":
+            continue
+        tokens = form_tokens(label_key(entity.label))
+        for cut in range(len(tokens) - 1, 0, -1):
+            if not all(is_qualifier(t) for t in tokens[cut:]):
+                break
+            family = by_key.get(merge_key(" ".join(tokens[:cut])))
+            if family is not None and family != ref:
+                broader[ref] = family
+                break
+    return broader
 
 
 @functools.lru_cache(maxsize=_KEY_CACHE)
@@ -134,6 +161,8 @@ def resolve(
                 long_forms[merge_key(alias)].add(merge_key(entity.label))
 
     groups = _UnionFind()
+    for alias, name in _lexicon_pairs():
+        groups.union(merge_key(name), _node("", alias, long_forms))
     for entity in (known or {}).values():
         anchor = merge_key(entity.label)
         for alias in entity.aliases:
@@ -219,6 +248,8 @@ def resolve(
             entities[entity.ref] = entity
         root_ref[root] = entity.ref
 
+    for ref, family in families(entities).items():
+        entities[ref].broader = family
     links = {
         key: [root_ref[root] if root is not None else None for root in roots]
         for key, roots in mention_roots.items()

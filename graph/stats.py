@@ -6,6 +6,10 @@ from graph.namespaces import PKG
 from graph.store import open_store
 
 _CLASSES = ("Paper", "Method", "Dataset", "Model", "Task", "Metric", "Domain", "Claim", "Result")
+#: entity classes `top_entities` ranks
+ENTITY_CLASSES = ("Method", "Dataset", "Model", "Task", "Metric", "Domain")
+_RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+_SKOS_PREF = "http://www.w3.org/2004/02/skos/core#prefLabel"
 
 
 def store_stats(location: str | None) -> dict[str, int]:
@@ -19,6 +23,28 @@ def store_stats(location: str | None) -> dict[str, int]:
         counts["provenance quads"] = _count(
             store, "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }")
         return counts
+    finally:
+        store.close()
+
+
+def top_entities(location: str | None, top: int) -> dict[str, list[tuple[str, int]]]:
+    """Per entity class (lower-case name): the `top` entities linked by the most papers, as
+    (label, papers), most linked first; ties by label."""
+    store = open_store(location, read_only=True)
+    try:
+        ranked: dict[str, list[tuple[str, int]]] = {}
+        for name in ENTITY_CLASSES:
+            query = (
+                f"SELECT ?label ?n WHERE {{ ?e a <{PKG}{name}> ; <{PKG}support> ?n . "
+                f"OPTIONAL {{ ?e <{_RDFS_LABEL}> ?l1 }} OPTIONAL {{ ?e <{_SKOS_PREF}> ?l2 }} "
+                f"BIND(COALESCE(STR(?l1), STR(?l2), STR(?e)) AS ?label) }} "
+                f"ORDER BY DESC(?n) ?label LIMIT {int(top)}"
+            )
+            ranked[name.lower()] = [
+                (solution["label"].value, int(solution["n"].value))
+                for solution in store.query(query)
+            ]
+        return ranked
     finally:
         store.close()
 

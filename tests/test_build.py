@@ -170,16 +170,16 @@ def test_cli_export_graphml(demo_build, tmp_path):
 def test_cli_neighbours_by_type_slug_and_by_name(demo_build):
     _, work = demo_build
     runner = CliRunner()
-    by_id = runner.invoke(cli, ["neighbours", "domain/reinforcement-learning", "--json",
+    by_id = runner.invoke(cli, ["neighbours", "domain/generative-models", "--json",
                                 "--store", str(work / "store")])
     assert by_id.exit_code == 0, by_id.output
     data = json.loads(by_id.output)
-    assert data["nodes"][0]["id"] == "domain/reinforcement-learning"
+    assert data["nodes"][0]["id"] == "domain/generative-models"
     assert {n["type"] for n in data["nodes"][1:]} == {"paper"}
     label = data["nodes"][0]["label"]
     by_name = runner.invoke(cli, ["neighbours", label.upper(), "--json",
                                   "--store", str(work / "store")])
-    assert json.loads(by_name.output)["nodes"][0]["id"] == "domain/reinforcement-learning"
+    assert json.loads(by_name.output)["nodes"][0]["id"] == "domain/generative-models"
     missing = runner.invoke(cli, ["neighbours", "method/no-such-thing",
                                   "--store", str(work / "store")])
     assert missing.exit_code == 2 and "method/no-such-thing" in missing.output

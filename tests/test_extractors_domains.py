@@ -152,11 +152,11 @@ NEW_BENCHMARK = (
 
 
 def _labels(nlp, text: str) -> list[str]:
-    return [m.label for m in domains.extract(nlp(text))]
+    return [m.label for m in domains.rule_areas(nlp(text))]
 
 
 def test_vision_paper_gets_its_field_and_subfield(nlp):
-    mentions = domains.extract(nlp(SEGMENTATION))
+    mentions = domains.rule_areas(nlp(SEGMENTATION))
     assert [m.label for m in mentions] == ["computer-vision", "semantic-segmentation"]
     first = mentions[0]
     assert (first.type, first.text, first.extractor) == ("domain", "computer vision", "domains.v1")
@@ -166,7 +166,7 @@ def test_vision_paper_gets_its_field_and_subfield(nlp):
 
 
 def test_translation_paper(nlp):
-    mentions = domains.extract(nlp(TRANSLATION))
+    mentions = domains.rule_areas(nlp(TRANSLATION))
     assert [m.label for m in mentions] == ["machine-translation"]
     assert mentions[0].text == "Neural machine translation"
 
@@ -191,7 +191,7 @@ def test_using_a_benchmark_is_not_a_datasets_paper(nlp):
 
 def test_longer_cue_wins_over_the_phrase_inside_it(nlp):
     # "neural networks" inside "graph neural networks" is graph learning, not deep learning
-    mentions = domains.extract(nlp("We study graph neural networks for node classification."))
+    mentions = domains.rule_areas(nlp("We study graph neural networks for node classification."))
     assert mentions[0].label == "graph-learning"
     assert "deep-learning" not in [m.label for m in mentions]
 
@@ -203,7 +203,7 @@ def test_plural_and_acronym_variants_match(nlp):
 
 def test_no_cue_falls_back_to_machine_learning_with_low_confidence(nlp):
     text = "The committee met on Tuesday to discuss the budget. Nothing was decided."
-    mentions = domains.extract(nlp(text))
+    mentions = domains.rule_areas(nlp(text))
     assert len(mentions) == 1
     m = mentions[0]
     assert m.label == "machine-learning" and m.confidence == domains.FALLBACK_CONFIDENCE
@@ -211,7 +211,7 @@ def test_no_cue_falls_back_to_machine_learning_with_low_confidence(nlp):
 
 
 def test_empty_text_gives_nothing(nlp):
-    assert domains.extract(nlp("   ")) == []
+    assert domains.rule_areas(nlp("   ")) == []
 
 
 def test_at_most_three_areas_each_a_taxonomy_concept(nlp, tax):
@@ -220,7 +220,7 @@ def test_at_most_three_areas_each_a_taxonomy_concept(nlp, tax):
         "speech recognition, machine translation and object detection, trained with "
         "reinforcement learning on robots."
     )
-    mentions = domains.extract(nlp(text))
+    mentions = domains.rule_areas(nlp(text))
     assert 1 <= len(mentions) <= domains.MAX_AREAS
     assert all(m.label in tax for m in mentions)
     assert len({m.label for m in mentions}) == len(mentions)
@@ -230,5 +230,90 @@ def test_works_without_a_parser():
     import spacy
 
     blank = spacy.blank("en")
-    mentions = domains.extract(blank(TRANSLATION))
+    mentions = domains.rule_areas(blank(TRANSLATION))
     assert mentions[0].label == "machine-translation"
+
+
+# -- the trained classifier and how it meets the rules ------------------------------------------
+
+
+def _tiny_model(tmp_path):
+    from sklearn.linear_model import LogisticRegression
+
+    from graph import areas
+
+    texts = ["images pixels segmentation camera", "pixels images detection camera",
+             "sentences words parsing translation", "words translation sentences tokens",
+             "regret bandits convergence bounds", "bounds convergence gradient regret"]
+    labels = ["computer-vision", "computer-vision", "natural-language-processing",
+              "natural-language-processing", "machine-learning", "machine-learning"]
+    settings = {"ngram_range": [1, 1], "min_df": 1, "max_features": 100,
+                "relative_floor": 0.5, "min_probability": 0.2}
+    vec = areas.vectorizer(settings)
+    features = vec.fit_transform(texts)
+    model = LogisticRegression(C=10.0, random_state=0).fit(features, labels)
+    path = tmp_path / "areas.json.gz"
+    areas.write(path, areas.to_json(vec, model.classes_, model.coef_, model.intercept_, settings))
+    return path
+
+
+def test_area_model_round_trips_and_writes_the_same_bytes(tmp_path):
+    from graph import areas
+
+    path = _tiny_model(tmp_path)
+    first = path.read_bytes()
+    model = areas.parse(path)
+    assert model.classes == ("computer-vision", "machine-learning", "natural-language-processing")
+    assert model.predict("camera images and pixels")[0][0] == "computer-vision"
+    assert model.predict("translation of sentences")[0][0] == "natural-language-processing"
+    assert all(0 < p <= 1 for _, p in model.predict("regret bounds"))
+    for text in ("camera images and pixels", "Regret: bounds, bounds and bounds!", "", "zzz"):
+        assert model.fast_probabilities(text) == pytest.approx(model.probabilities([text])[0],
+                                                               abs=1e-12)
+    (tmp_path / "again").mkdir()
+    assert _tiny_model(tmp_path / "again").read_bytes() == first
+
+
+def test_broken_area_model_names_the_file(tmp_path):
+    from graph import areas
+    from graph.errors import InputError
+
+    path = tmp_path / "areas.json.gz"
+    path.write_bytes(b"not gzip")
+    with pytest.raises(InputError, match="areas.json.gz: cannot read the areas model"):
+        areas.parse(path)
+
+
+def test_choose_keeps_close_runners_up_only():
+    from graph.areas import choose
+
+    classes = ("a", "b", "c", "d")
+    assert choose([0.5, 0.3, 0.15, 0.05], classes, 0.5, 0.2) == [("a", 0.5), ("b", 0.3)]
+    assert choose([0.9, 0.05, 0.03, 0.02], classes, 0.5, 0.2) == [("a", 0.9)]
+    assert [s for s, _ in choose([0.3, 0.3, 0.3, 0.1], classes, 0.5, 0.2)] == ["a", "b", "c"]
+
+
+def test_classifier_field_is_refined_by_the_rules_subfield(nlp):
+    rules = domains.rule_areas(nlp(SEGMENTATION))
+    combined = domains._combine([("computer-vision", 0.8)], rules, nlp(SEGMENTATION))
+    # the rules' best evidence under computer vision names the field itself
+    assert [(m.label, m.confidence) for m in combined] == [("computer-vision", 0.8)]
+    combined = domains._combine([("natural-language-processing", 0.7)],
+                                domains.rule_areas(nlp(TRANSLATION)), nlp(TRANSLATION))
+    assert [(m.label, m.text, m.confidence) for m in combined] == [
+        ("machine-translation", "Neural machine translation", 0.7)]
+
+
+def test_a_field_only_the_rules_find_is_not_added(nlp):
+    rules = domains.rule_areas(nlp(PROTEINS))
+    assert [(m.label, m.confidence) for m in rules] == [("computational-biology", 0.845)]
+    combined = domains._combine([("machine-learning", 0.6)], rules, nlp(PROTEINS))
+    assert [(m.label, m.confidence, m.text) for m in combined] == [
+        ("machine-learning", 0.6, PROTEINS.split(". ")[0] + ".")]
+
+
+def test_classifier_area_without_a_cue_points_at_the_opening_sentence(nlp):
+    text = "The committee met on Tuesday to discuss the budget. Nothing was decided."
+    combined = domains._combine([("robotics", 0.55)], domains.rule_areas(nlp(text)), nlp(text))
+    assert [(m.label, m.text, m.confidence) for m in combined] == [
+        ("robotics", "The committee met on Tuesday to discuss the budget.", 0.55)]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import spacy
@@ -21,6 +21,7 @@ from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
+from graph.areas import load as load_area_model
 from graph.extractors.tokens import Tokens, table
 from graph.model import Mention
 from graph.taxonomy import Taxonomy
@@ -252,7 +253,36 @@ def _evidence(tokens: Tokens, start: int, end: int) -> tuple[str, int, int]:
 
 
 def extract(doc: Doc) -> list[Mention]:
-    """The paper's research areas: one to three domain mentions, most likely first."""
+    """The paper's research areas: one to three domain mentions, most likely first.
+
+    The trained classifier (graph.areas) decides the fields; the cue rules below name the
+    subfield within one where they find it ("computer-vision" -> "semantic-segmentation").
+    Fields the rules find outside the classifier's are not added: on AAAI 2022 train they
+    never agreed with the paper's track (docs/linking.md). Without a shipped model the rules
+    work alone."""
+    rules = rule_areas(doc)
+    model = load_area_model()
+    if model is None or not rules:
+        return rules
+    return _combine(model.predict(doc.text), rules, doc)
+
+
+def _combine(predicted: list[tuple[str, float]], rules: list[Mention], doc: Doc) -> list[Mention]:
+    taxonomy = load_taxonomy()
+    chosen: list[Mention] = []
+    for slug, probability in predicted:
+        if slug not in taxonomy:
+            continue
+        narrower = [m for m in rules if m.label == slug or slug in taxonomy.ancestors(m.label)]
+        evidence = narrower[0] if narrower else _first_sentence(doc, slug, 0.0)
+        if any(m.label == evidence.label for m in chosen):
+            continue
+        chosen.append(replace(evidence, confidence=round(min(0.95, probability), 3)))
+    return chosen
+
+
+def rule_areas(doc: Doc) -> list[Mention]:
+    """The cue rules alone: one to three domain mentions, most likely first."""
     tokens = table(doc)
     if not tokens.doc_text.strip():
         return []
@@ -357,6 +387,11 @@ def _benchmark_contribution(doc: Doc) -> _Hit | None:
 def _fallback(doc: Doc) -> Mention:
     # No cue at all: the corpus is research literature, so the broadest learning area is the
     # safest guess, and the evidence is the opening sentence that failed to say more.
+    return _first_sentence(doc, FALLBACK, FALLBACK_CONFIDENCE)
+
+
+def _first_sentence(doc: Doc, slug: str, confidence: float) -> Mention:
+    """An area whose evidence is the abstract as a whole, pointed at by its opening sentence."""
     sents = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
     first = sents[0]
     text = first.text.rstrip()
@@ -366,6 +401,6 @@ def _fallback(doc: Doc) -> Mention:
         start=first.start_char,
         end=first.start_char + len(text),
         extractor=NAME,
-        confidence=FALLBACK_CONFIDENCE,
-        label=FALLBACK,
+        confidence=confidence,
+        label=slug,
     )

@@ -1,0 +1,83 @@
+"""Forms of a name: the singular of a head noun, shared by the resolver and the generic table."""
+
+from __future__ import annotations
+
+import re
+
+_INVARIANT = ("ss", "us", "is", "ics", "ous", "sis", "xis", "ness")
+
+
+def singular(word: str) -> str:
+    """Cheap singular of an English head noun; leaves acronyms and Latin-ish words alone."""
+    if len(word) <= 3 or not word.isalpha() or word.isupper() or word.endswith(_INVARIANT):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "xes", "sses")):
+        return word[:-2]
+    if word.endswith("s"):
+        return word[:-1]
+    return word
+
+
+# -- variants of one name ---------------------------------------------------------------------
+#
+# Rules on the form of a name, no list of names: head words that say the same thing
+# ("recurrent models", "recurrent networks", "recurrent neural nets"), years written four or
+# two digits ("ILSVRC 2012", "ILSVRC-12", "WMT'14"), and language pairs written out or as
+# ISO 639-1 codes ("English-German", "En-De").
+
+#: head words that name a learned network, longest first; "X neural network" = "X model"
+_NETWORK_HEADS: tuple[tuple[str, ...], ...] = (
+    ("neural", "network"), ("neural", "net"), ("neural", "model"),
+    ("network",), ("net",), ("model",),
+)
+_NETWORK_MARK = "\u00b7net"
+#: ISO 639-1 codes of the languages machine-translation benchmarks pair most
+LANGUAGE_CODES = {
+    "english": "en", "german": "de", "french": "fr", "romanian": "ro", "chinese": "zh",
+    "japanese": "ja", "spanish": "es", "russian": "ru", "czech": "cs", "vietnamese": "vi",
+    "italian": "it", "dutch": "nl", "turkish": "tr", "finnish": "fi", "estonian": "et",
+    "latvian": "lv", "portuguese": "pt", "arabic": "ar", "korean": "ko", "hindi": "hi",
+    "lithuanian": "lt", "kazakh": "kk", "gujarati": "gu", "polish": "pl", "hungarian": "hu",
+}
+_CODES = frozenset(LANGUAGE_CODES.values())
+_YEAR = re.compile(r"^(?:19|20)(\d\d)$")
+_NAME_YEAR = re.compile(r"^([a-z]{2,})(?:19|20)(\d\d)$")
+_QUOTE_YEAR = re.compile(r"['\u2019\u2018](?=\d\d\b)")
+_VERSION = re.compile(r"^(?:v?\d+(?:\.\d+)*)$")
+
+
+def form_tokens(key: str) -> list[str]:
+    """Tokens of a label key (graph.slug.label_key) with years and language names in one form:
+    "wmt 2016 english romanian" -> ["wmt", "16", "en", "ro"]."""
+    tokens = _QUOTE_YEAR.sub(" ", key).split()
+    out = []
+    for token in tokens:
+        year = _YEAR.match(token)
+        name_year = _NAME_YEAR.match(token)
+        if year:
+            out.append(year.group(1))
+        elif name_year:
+            out.extend(name_year.groups())
+        else:
+            out.append(token)
+    if sum(t in LANGUAGE_CODES or t in _CODES for t in out) >= 2:
+        # a language pair: "english german" and "en de" are one
+        out = [LANGUAGE_CODES.get(t, t) for t in out]
+    return out
+
+
+def network_stem(tokens: list[str]) -> list[str]:
+    """"recurrent neural network" / "recurrent network" / "recurrent model" all stem to
+    ["recurrent", ·net]; a name that is only a head word stays as it is."""
+    for head in _NETWORK_HEADS:
+        n = len(head)
+        if len(tokens) > n and tuple(tokens[-n:]) == head and tokens[-n - 1] != "neural":
+            return [*tokens[:-n], _NETWORK_MARK]
+    return tokens
+
+
+def is_qualifier(token: str) -> bool:
+    """A word that narrows a dataset name to an edition: a year, a language, a version."""
+    return bool(_VERSION.match(token)) or token in LANGUAGE_CODES or token in _CODES
