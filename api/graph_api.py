@@ -24,10 +24,10 @@ from werkzeug.routing import BuildError
 
 from api import services
 from api.errors import ApiError
-from graph import search_index
+from graph import lookup, search_index
 from graph.errors import StoreError
 from graph.index_graph import IndexGraph
-from graph.namespaces import DCTERMS, PKG, PREFIXES, RDFS, SCHEMA, SKOS
+from graph.namespaces import DCTERMS, PKG, PREFIXES, RDFS, SCHEMA, SKOS, paper_key_of
 from graph.store_graph import ENTITY_TYPES, LINKS, NODE_TYPES, StoreGraph, node_id, node_iri
 
 bp = Blueprint("graph", __name__)
@@ -135,11 +135,28 @@ def _node_param(graph: StoreGraph, name: str) -> dict[str, Any]:
     value = _required(name)
     try:
         found = resolve_node(graph, value)
+        if found is None:
+            # an original id, a DOI or an arXiv/OpenAlex id; else "did you mean"
+            iri = lookup.resolve(services().store, value, _base())
+            found = graph.describe([iri]).get(iri)
+    except lookup.UnknownName as exc:
+        raise ApiError(404, f"parameter {name!r}: {exc}") from None
     except StoreError as exc:
         raise _unavailable(exc) from None
     if found is None:
         raise ApiError(404, f"parameter {name!r}: node {value!r} is not in the graph")
     return found
+
+
+def _paper_iri(name: str) -> str:
+    """The IRI of the paper `name` names (key, original id, DOI, arXiv or OpenAlex id), or
+    404 naming the closest papers."""
+    try:
+        return lookup.paper(services().store, name, _base())
+    except lookup.UnknownName as exc:
+        raise ApiError(404, str(exc)) from None
+    except StoreError as exc:
+        raise _unavailable(exc) from None
 
 
 def _iri(type_: str, part: str) -> str:
@@ -211,10 +228,11 @@ def papers() -> Response:
     })
 
 
-@bp.get("/api/papers/<key>")
+@bp.get("/api/papers/<path:key>")
 def paper(key: str) -> Response:
     graph = _graph()
-    iri = _iri("paper", key)
+    iri = _paper_iri(key)
+    key = paper_key_of(iri, _base()) or key
     rows = _rows(f"SELECT ?p ?o WHERE {{ <{iri}> ?p ?o }}")
     values: dict[str, list[Any]] = {}
     for predicate, obj in rows:
