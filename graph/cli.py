@@ -262,6 +262,11 @@ def eval_cmd(gold, as_json, limit, threshold, thresholds, consistency):
 
 
 @cli.command()
+@click.option("--model", "which", type=click.Choice(["scorer", "tagger"]), default="scorer",
+              show_default=True, help="The entity scorer, or the mention tagger (torch: the "
+              "`train` extra; data/models/TAGGER.md).")
+@click.option("--run-dir", default="tagger-run", show_default=True,
+              help="--model tagger: where the training run's checkpoints go.")
 @click.option("--out", "out_dir", default=None, help="Where to write the trained model.")
 @click.option("--scirex", "scirex_dir", default="../shared/data/scirex", show_default=True,
               type=click.Path(exists=True, file_okay=False))
@@ -274,8 +279,13 @@ def eval_cmd(gold, as_json, limit, threshold, thresholds, consistency):
 @click.option("--max-body-tokens", default=None, type=click.IntRange(min=1),
               help="Tokens of each paper's body to train on (default: the shipped model's).")
 @user_errors
-def train(out_dir, scirex_dir, abstract_weight, gold, folds, max_body_tokens):
-    """Train the learned mention scorer on SciREX and write it to data/models/."""
+def train(which, run_dir, out_dir, scirex_dir, abstract_weight, gold, folds, max_body_tokens):
+    """Train the learned mention scorer (or tagger) and write it to data/models/."""
+    if which == "tagger":
+        from graph.tagger.train import reproduce
+
+        click.echo(reproduce(run_dir, out_dir))
+        return
     from graph.train import train as run_train
 
     if folds > 1 and gold is None:
