@@ -129,23 +129,32 @@ def _cand(start, end, text, etype, sources, **kw):
 
 
 def test_combine_takes_labels_types_and_lexicon_hits_from_the_rules():
-    text = "Gated Flow Networks (GFN) beat ResNet-50 on ImageNet and a strong baseline."
-    spans = [Span(0, 19, "method", 0.9), Span(31, 40, "method", 0.8)]
+    text = ("Gated Flow Networks (GFN) beat ResNet-50 on ImageNet and a strong baseline in "
+            "accuracy; we also propose Quill.")
+    spans = [Span(0, 19, "method", 0.9), Span(31, 40, "method", 0.8),
+             Span(78, 86, "metric", 0.7)]
     cands = (
+        _cand(0, 25, "Gated Flow Networks (GFN)", "method", ("chunk",), proposed=True),
         _cand(0, 19, "Gated Flow Networks", "method", ("acronym",),
-              label="Gated Flow Networks", aliases=("GFN",), proposed=True),
+              label="Gated Flow Networks", aliases=("GFN",)),
         _cand(31, 40, "ResNet-50", "model", ("lexicon",)),
         _cand(44, 52, "ImageNet", "dataset", ("lexicon",)),
         _cand(57, 74, "a strong baseline", "method", ("chunk",)),
+        _cand(78, 86, "accuracy", "metric", ("chunk",)),
+        _cand(104, 109, "Quill", "method", ("name",), proposed=True),
     )
     got = mentions.combine(text, spans, cands)
     assert [(m.text, m.type, m.label, m.aliases, m.proposed, m.extractor) for m in got] == [
         ("Gated Flow Networks", "method", "Gated Flow Networks", ("GFN",), True, "mentions.v2"),
         ("ResNet-50", "model", None, (), False, "mentions.v2"),
+        # metrics are the rules' (RULE_TYPES), whatever the tagger says
+        ("accuracy", "metric", None, (), False, "mentions.v2"),
         ("ImageNet", "dataset", None, (), False, "mentions.v2"),
+        ("Quill", "method", None, (), True, "mentions.v2"),
     ]
-    assert [m.text for m in mentions.combine(text, spans, cands, union=False)] == [
-        "Gated Flow Networks", "ResNet-50",
+    no_union = mentions.combine(text, spans, cands, union=False, rule_types=frozenset())
+    assert [(m.text, m.type) for m in no_union] == [
+        ("Gated Flow Networks", "method"), ("ResNet-50", "model"), ("accuracy", "metric"),
     ]
 
 

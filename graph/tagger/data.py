@@ -15,10 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graph.errors import InputError
+from graph.paths import ROOT
 from graph.splits import SCIREX_DEV_SHARE, is_dev
 from graph.train import abstract_passage, join_tokens, passages
 
 TYPES = ("method", "dataset", "task", "metric")
+#: the annotated corpora, beside the repository (see each SOURCE.md there)
+SHARED = ROOT.parent / "shared" / "data"
 _SCIERC_TYPES = {"Method": "method", "Task": "task", "Metric": "metric", "Material": "dataset"}
 _PTB = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}",
         "``": '"', "''": '"'}

@@ -92,11 +92,16 @@ class Tagger(nn.Module):
             self.emb_norm.bias.copy_(t["embeddings.LayerNorm.bias"])
             for i, layer in enumerate(self.layers):
                 p = f"encoder.layer.{i}."
-                layer.qkv.weight.copy_(torch.cat([t[p + f"attention.self.{n}.weight"] for n in ("query", "key", "value")]))
-                layer.qkv.bias.copy_(torch.cat([t[p + f"attention.self.{n}.bias"] for n in ("query", "key", "value")]))
-                for mod, name in ((layer.attn_out, "attention.output.dense"), (layer.ffn_in, "intermediate.dense"), (layer.ffn_out, "output.dense")):
+                for kind in ("weight", "bias"):
+                    qkv = [t[f"{p}attention.self.{n}.{kind}"] for n in ("query", "key", "value")]
+                    getattr(layer.qkv, kind).copy_(torch.cat(qkv))
+                dense = ((layer.attn_out, "attention.output.dense"),
+                         (layer.ffn_in, "intermediate.dense"), (layer.ffn_out, "output.dense"))
+                for mod, name in dense:
                     mod.weight.copy_(t[p + name + ".weight"])
                     mod.bias.copy_(t[p + name + ".bias"])
-                for mod, name in ((layer.attn_norm, "attention.output.LayerNorm"), (layer.ffn_norm, "output.LayerNorm")):
+                norms = ((layer.attn_norm, "attention.output.LayerNorm"),
+                         (layer.ffn_norm, "output.LayerNorm"))
+                for mod, name in norms:
                     mod.weight.copy_(t[p + name + ".weight"])
                     mod.bias.copy_(t[p + name + ".bias"])

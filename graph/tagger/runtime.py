@@ -151,7 +151,9 @@ class Tagger:
         import onnxruntime as ort
 
         if not Path(model_path).is_file():
-            raise PaperkgError(f"{model_path}: the tagger model is missing (see data/models/TAGGER.md)")
+            raise PaperkgError(
+                f"{model_path}: the tagger model is missing (see data/models/TAGGER.md)"
+            )
         self.tokenizer = load_tokenizer(tokenizer_path)
         vocab = self.tokenizer.get_vocab()
         self.cls, self.sep = vocab["[CLS]"], vocab["[SEP]"]

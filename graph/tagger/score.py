@@ -16,8 +16,14 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from graph.tagger.data import TYPES, scierc_docs, scierc_neutral, scirex_docs, scirex_examples
-from graph.tagger.train import SHARED
+from graph.tagger.data import (
+    SHARED,
+    TYPES,
+    scierc_docs,
+    scierc_neutral,
+    scirex_docs,
+    scirex_examples,
+)
 
 _NON_WORD = re.compile(r"[^0-9a-z]+")
 
@@ -62,6 +68,14 @@ def predict(texts: list[str], system: str) -> list[list[tuple[str, str]]]:
             found = [(c.type, c.text) for c in candidates.candidates(doc)]
         elif system == "v2":
             found = [(m.type, m.text) for m in mentions.extract(doc)]
+        elif system == "v2-tagger-metric":
+            found = [(m.type, m.text) for m in mentions.combine(
+                doc.text, mentions.tagged(doc), candidates.candidates(doc),
+                rule_types=frozenset())]
+        elif system == "v2-dataset-union":
+            found = [(m.type, m.text) for m in mentions.combine(
+                doc.text, mentions.tagged(doc), candidates.candidates(doc),
+                union_types=frozenset({"dataset"}))]
         else:
             found = [(m.type, m.text) for m in mentions.extract_tagger_only(doc)]
         out.append(found)
@@ -95,7 +109,9 @@ def score(corpus: str, system: str) -> dict[str, dict[str, float]]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--corpus", choices=("scierc", "scirex"), required=True)
-    ap.add_argument("--system", choices=("rules", "tagger", "v2", "v2-no-union"), default="v2")
+    ap.add_argument("--system", default="v2",
+                    choices=("rules", "tagger", "v2", "v2-no-union", "v2-tagger-metric",
+                             "v2-dataset-union"))
     ap.add_argument("--model", type=Path, help="an ONNX tagger other than the shipped one")
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args(argv)
@@ -108,7 +124,8 @@ def main(argv=None) -> int:
         runtime.configure(**opts)
     result = score(args.corpus, args.system)
     for t, m in result.items():
-        line = f"{args.corpus}\t{args.system}\t{t}\tP {m['p']:.3f}\tR {m['r']:.3f}\tF1 {m['f1']:.3f}"
+        line = (f"{args.corpus}\t{args.system}\t{t}\t"
+                f"P {m['p']:.3f}\tR {m['r']:.3f}\tF1 {m['f1']:.3f}")
         sys.stdout.write(f"{line}\tgold {m['gold']}\n")
     return 0
 
