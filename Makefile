@@ -38,5 +38,10 @@ lint: install
 bench: install
 	$(BIN)/python bench/run_all.py
 
+# The evaluation table over every annotated corpus's dev split (tests/gold/README.md).
+.PHONY: eval
+eval: install
+	$(BIN)/paperkg eval --all
+
 clean:
 	rm -rf $(VENV) .paperkg

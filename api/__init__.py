@@ -4,7 +4,7 @@ Blueprints: `sparql` (the SPARQL 1.1 endpoint), `graph` (the JSON graph API, lin
 resources, exports, health) and `pages` (the web UI, when installed). Settings are listed in
 `api.settings`; the open store, the query runner and per-generation caches live in one
 `Services` object at `app.extensions["paperkg"]`. Per-client records (rate limit, queries in
-flight, slow clients) live in a `graph.clients.ClientTable` at
+flight, slow clients) live in a `api.query.clients.ClientTable` at
 `app.extensions["paperkg_clients"]`: the one given as `CLIENT_TABLE` in the config (the server
 shares one among its worker processes), else one of the app's own.
 """
@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from flask import Flask, current_app
 
 from api import errors, settings
-from graph.clients import ClientTable
+from api.query.clients import ClientTable
 from graph.errors import StoreError
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,7 @@ class Services:
         """The store, reopened when its content changed on disk since it was opened."""
         with self._lock:
             if self._store is None:
-                from graph.query import open_read_only
+                from api.query import open_read_only
 
                 self._store = open_read_only(self.settings["store"], self.opener)
             else:
@@ -64,13 +64,13 @@ class Services:
     def runner(self) -> Any:
         with self._lock:
             if self._runner is None:
-                from graph.query import QueryRunner
+                from api.query import QueryRunner
 
                 self._runner = QueryRunner(
                     self.settings["store"], workers=self.settings["query_workers"],
                     time_limit_ms=self.settings["query_time_limit_ms"],
                     row_cap=self.settings["row_cap"], opener=self.opener,
-                    clients=self.clients)
+                    clients=self.clients, cheap_ms=self.settings["cheap_query_ms"])
                 atexit.register(self._runner.close)
             return self._runner
 

@@ -21,9 +21,9 @@ from werkzeug.routing import BuildError
 
 from api import services
 from api.errors import ApiError
-from graph import network
+from graph import lookup, network
 from graph.errors import StoreError
-from graph.namespaces import DCTERMS, PKG, PREFIXES, RDFS, SCHEMA, SKOS
+from graph.namespaces import DCTERMS, PKG, PREFIXES, RDFS, SCHEMA, SKOS, paper_key_of
 
 bp = Blueprint("graph", __name__)
 
@@ -88,12 +88,23 @@ def _types_param(name: str = "types") -> list[str] | None:
 def _node_param(graph: nx.DiGraph, name: str) -> str:
     value = _required(name)
     try:
-        return network.resolve(graph, value, _base())
-    except network.UnknownNode:
-        pass
-    if "/" not in value and f"paper/{value}" in graph:
-        return f"paper/{value}"
-    raise ApiError(404, f"parameter {name!r}: node {value!r} is not in the graph")
+        iri = lookup.resolve(services().store, value, _base())
+        return network.resolve(graph, network.node_id(iri, _base()), _base())
+    except (lookup.UnknownName, network.UnknownNode) as exc:
+        raise ApiError(404, f"parameter {name!r}: {exc}") from None
+    except StoreError as exc:
+        raise ApiError(503, str(exc), {"Retry-After": "5"}) from None
+
+
+def _paper_iri(name: str) -> str:
+    """The IRI of the paper `name` names (key, original id, DOI, arXiv or OpenAlex id), or
+    404 naming the closest papers."""
+    try:
+        return lookup.paper(services().store, name, _base())
+    except lookup.UnknownName as exc:
+        raise ApiError(404, str(exc)) from None
+    except StoreError as exc:
+        raise ApiError(503, str(exc), {"Retry-After": "5"}) from None
 
 
 def _iri(type_: str, part: str) -> str:
@@ -155,10 +166,11 @@ def papers() -> Response:
     })
 
 
-@bp.get("/api/papers/<key>")
+@bp.get("/api/papers/<path:key>")
 def paper(key: str) -> Response:
     graph = _graph()
-    iri = _iri("paper", key)
+    iri = _paper_iri(key)
+    key = paper_key_of(iri, _base()) or key
     rows = _rows(f"SELECT ?p ?o WHERE {{ <{iri}> ?p ?o }}")
     values: dict[str, list[Any]] = {}
     for predicate, obj in rows:

@@ -2,7 +2,7 @@
 SPARQL queries one client has in flight (429 + Retry-After), CORS from the `cors_origins`
 setting, and the request size cap (413).
 
-Buckets and in-flight counts live in the app's `graph.clients.ClientTable`: `python -m
+Buckets and in-flight counts live in the app's `api.query.clients.ClientTable`: `python -m
 api.serve` makes one that all its gunicorn worker processes share, so the rate and the cap
 hold per client across the whole server; an app made otherwise keeps its own. Clients are told
 apart by the connecting address; put the service behind a proxy that sets it (werkzeug's
@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from flask import Flask, Response, current_app, request
 
 from api.errors import ApiError
-from graph.clients import ClientTable
+from api.query.clients import ClientTable
 
 EXEMPT_PATHS = ("/healthz",)
 ALLOWED_METHODS = "GET, POST, OPTIONS"

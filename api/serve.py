@@ -2,7 +2,7 @@
 
 `paperkg serve` execs this module (graph/ does not import Flask). Settings come from
 `--set NAME=VALUE` (repeatable), then `PAPERKG_<NAME>` environment variables, then defaults;
-see docs/api.md. The gunicorn master makes one `graph.clients.ClientTable` before it forks
+see docs/api.md. The gunicorn master makes one `api.query.clients.ClientTable` before it forks
 the workers, so the rate limit, the cap on queries in flight and the slow-client rule hold
 per client across all of them.
 """
@@ -10,6 +10,8 @@ per client across all of them.
 from __future__ import annotations
 
 import argparse
+import errno
+import socket
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -17,7 +19,7 @@ from typing import Any
 from gunicorn.app.base import BaseApplication
 
 from api import create_app, settings
-from graph.clients import ClientTable
+from api.query.clients import ClientTable
 
 
 class Server(BaseApplication):  # type: ignore[misc]
@@ -62,8 +64,37 @@ def parser() -> argparse.ArgumentParser:
     return cli
 
 
+def bind_problem(host: str, port: int) -> str | None:
+    """Why gunicorn could not listen on host:port, in one line, or None if it can.
+
+    Checked before gunicorn starts: its own bind failure is ten lines of retries and exit 1.
+    """
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        return f"--host {host!r} is not an address this machine can listen on ({exc})"
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        # As gunicorn does: a port left in TIME_WAIT is free, one with a listener is not.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return f"port {port} on {host} is in use; choose another with --port"
+            if exc.errno == errno.EACCES:
+                return (f"port {port} on {host} needs privileges this user lacks; "
+                        "choose another with --port")
+            return f"cannot listen on port {port} of {host}: {exc.strerror or exc}"
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    problem = bind_problem(args.host, args.port)
+    if problem:
+        sys.stderr.write(f"paperkg: error: {problem}\n")
+        return 2
     config: dict[str, Any] = dict(args.values)
     if args.store:
         config["store"] = args.store

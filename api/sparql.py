@@ -1,9 +1,11 @@
 """The SPARQL 1.1 Protocol endpoint (`/sparql`), read-only and safe for the public.
 
 Queries come by GET `?query=`, by form POST, or by POST with `application/sparql-query`;
-`default-graph-uri` / `named-graph-uri` (repeatable) set the dataset. Each query is checked
-(graph.query.check_query) before it runs in a worker process with a time limit and a row cap;
-a client may have `max_queries_in_flight` queries waiting or running at once (429 beyond).
+`default-graph-uri` / `named-graph-uri` (repeatable) set the dataset. A query's relative IRIs
+resolve against the endpoint's own URL (the request URL without its query string), as
+Oxigraph's server does. Each query is checked (api.query.check_query) before it runs in a
+worker process with a time limit and a row cap; a client may have `max_queries_in_flight`
+queries waiting or running at once (429 beyond).
 Results are negotiated by Accept. Errors use the API's JSON error shape.
 """
 
@@ -20,8 +22,7 @@ from werkzeug.routing import BuildError
 from api import services
 from api.errors import ApiError
 from api.limits import busy_retry_after, query_slot
-from graph.errors import QueryError, StoreError
-from graph.query import (
+from api.query import (
     QueryBusy,
     QueryRefused,
     QuerySyntaxError,
@@ -29,6 +30,9 @@ from graph.query import (
     UpdateRefused,
     check_query,
 )
+from graph.errors import QueryError, StoreError
+from graph.namespaces import PREFIXES
+from graph.sparqltext import tokens
 
 bp = Blueprint("sparql", __name__)
 
@@ -142,9 +146,12 @@ def negotiate(kind: str, default: str | None = None) -> str:
     offered = RESULTS_TYPES if kind == "results" else GRAPH_TYPES
     if default is not None:
         offered = [default] + [media for media in offered if media != default]
-    accept = request.accept_mimetypes
-    if not request.headers.get("Accept"):
+    header = request.headers.get("Accept")
+    if not header:
         return offered[0]
+    if header in offered:  # one plain media type, as SPARQL clients send: no parsing needed
+        return header
+    accept = request.accept_mimetypes
     aliases = [alias for alias, targets in ALIASES.items() if kind in targets]
     best = accept.best_match(offered + aliases)
     if best is None:
@@ -164,8 +171,9 @@ def sparql() -> Response:
     if query is None:
         return _service_description()
     state = services()
+    base_iri = request.base_url
     try:
-        form = check_query(query, graphs=state.named_graphs)
+        form = check_query(query, graphs=state.named_graphs, base_iri=base_iri)
         media_type = None
         if form in {"SELECT", "ASK"}:
             media_type = negotiate("results")
@@ -174,8 +182,11 @@ def sparql() -> Response:
         with query_slot() as client:
             result = state.runner.run(
                 query, media_type=media_type, form=form,
-                default_graph=default_graphs or None, named_graphs=named_graphs or None,
-                generation=state.generation(), client=client)
+                # Either parameter makes the dataset exactly what the two name (the SPARQL
+                # Protocol, §2.1.4): naming only default graphs leaves no named graph.
+                default_graph=default_graphs if default_graphs or named_graphs else None,
+                named_graphs=named_graphs if default_graphs or named_graphs else None,
+                generation=state.generation(), client=client, base_iri=base_iri)
     except UpdateRefused as exc:
         raise ApiError(403, str(exc)) from None
     except (QuerySyntaxError, QueryRefused) as exc:
@@ -183,11 +194,11 @@ def sparql() -> Response:
     except QueryTimeout as exc:
         raise ApiError(503, str(exc), {"Retry-After": "5"}) from None
     except QueryBusy as exc:
-        if exc.own:  # the client's own queries hold the workers: it should slow down
-            wait = busy_retry_after()
+        if exc.own:  # the client's own queries are the cause: it should slow down
+            wait = exc.retry_after or busy_retry_after()
             raise ApiError(429, f"{exc}; retry in {wait} s", {"Retry-After": str(wait)}) \
                 from None
-        raise ApiError(503, str(exc), {"Retry-After": "1"}) from None
+        raise ApiError(503, str(exc), {"Retry-After": str(exc.retry_after or 1)}) from None
     except StoreError as exc:
         raise ApiError(503, str(exc), {"Retry-After": "5"}) from None
     except QueryError as exc:
@@ -199,6 +210,19 @@ def sparql() -> Response:
     if result.truncated:
         response.headers["X-Paperkg-Truncated"] = "true"
     return response
+
+
+@bp.app_template_filter("with_prefixes")
+def with_prefixes(query: str) -> str:
+    """`query` with a PREFIX line for each of the project's prefixes it uses but does not
+    declare, so that what the query page shows is the whole query (its line numbers are
+    the ones the endpoint reports)."""
+    found = tokens(query)
+    declared = {found[n + 1].text.split(":", 1)[0] for n, token in enumerate(found[:-1])
+                if token.keyword == "PREFIX"}
+    used = {token.text.split(":", 1)[0] for token in found if token.kind == "pname"}
+    missing = [name for name in PREFIXES if name in used - declared]
+    return "".join(f"PREFIX {name}: <{PREFIXES[name]}>\n" for name in missing) + query
 
 
 # -- the Service Description -------------------------------------------------------------------

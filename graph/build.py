@@ -171,11 +171,12 @@ def write_linked(resolved: ResolvedCorpus, folder: Path, *, base: str,
 class _Summary:
     """What the report needs from the resolved corpus, kept once its records are released."""
 
-    def __init__(self, duplicates: list[tuple[str, str]]) -> None:
+    def __init__(self, duplicates: list[tuple[str, str]], read: dict | None = None) -> None:
         from graph.report import ReportBuilder
 
         self.reporter = ReportBuilder()
         self.duplicates = duplicates
+        self.read = read
         self.entity_types: Counter[str] = Counter()
         self.entities = 0
 
@@ -189,7 +190,8 @@ class _Summary:
 
     def report(self, view) -> dict:
         self.reporter.count_store(view)
-        return self.reporter.finish(entities=self.entity_types, duplicates=self.duplicates)
+        return self.reporter.finish(entities=self.entity_types, duplicates=self.duplicates,
+                                    corpus=self.read)
 
 
 def build(
@@ -221,13 +223,17 @@ def build(
         if d.differed
     ]
     duplicates = [(d.key, d.source) for d in corpus.duplicates]
+    from graph.report import corpus_report
+
+    read, read_warnings = corpus_report(corpus)
+    warnings += read_warnings
     if scheduler:
         return _build_dask(corpus.papers, scheduler=scheduler, out_dir=out_dir, store=store,
                            base=base, spacy_model=spacy_model, extractors=extractors,
-                           duplicates=duplicates, warnings=warnings)
+                           duplicates=duplicates, warnings=warnings, read=read)
     papers = corpus.papers
     del corpus
-    summary = _Summary(duplicates)
+    summary = _Summary(duplicates, read)
     target = open_store(store)
     try:
         if getattr(target, "replace_all_nquads", None) is not None:
@@ -374,7 +380,7 @@ def _replace(target, fill: Callable[[Path], list[Path]]) -> None:
 
 def _build_dask(
     papers: Sequence[Paper], *, scheduler, out_dir, store, base, spacy_model, extractors,
-    duplicates, warnings,
+    duplicates, warnings, read=None,
 ) -> BuildResult:
     """`--scheduler`: extract on the cluster, resolve here, write N-Quads per partition on the
     cluster into the new store generation, bulk load them."""
@@ -382,7 +388,7 @@ def _build_dask(
     from graph.resolve import resolve
     from graph.store import open_store
 
-    summary = _Summary(duplicates)
+    summary = _Summary(duplicates, read)
     with connect(scheduler) as client:
         resolved = resolve(extract_dask(papers, scheduler=client, spacy_model=spacy_model,
                                         extractors=extractors))

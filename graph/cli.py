@@ -98,13 +98,15 @@ def build(inputs, out_dir, store, workers, scheduler, base_iri, spacy_model, add
 @store_option
 @user_errors
 def remove(key, store):
-    """Remove one paper (by key) and its facts from the graph."""
-    from graph.incremental import remove_paper
+    """Remove one paper (by key, original id, DOI, arXiv or OpenAlex id) and its facts."""
+    from graph import lookup
+    from graph.incremental import remove_paper, store_base
     from graph.store import open_store
 
     target = open_store(store)
     try:
-        removed = remove_paper(target, key)
+        base = store_base(target)
+        removed = remove_paper(target, lookup.paper(target, key, base), base=base)
     finally:
         target.close()
     if not removed:
@@ -154,10 +156,10 @@ def query(sparql, store, fmt):
 @click.option("--json", "as_json", is_flag=True, help="Print nodes and edges as JSON.")
 @user_errors
 def neighbours(node, store, depth, types, limit, as_json):
-    """The k-hop neighbourhood of a node (an IRI, type/slug or paper/key)."""
+    """The k-hop neighbourhood of a node (an IRI, type/slug, a paper's key or id, a label)."""
     from dataclasses import asdict
 
-    from graph import network
+    from graph import lookup, network
     from graph.incremental import store_base
     from graph.store import open_store
 
@@ -165,7 +167,8 @@ def neighbours(node, store, depth, types, limit, as_json):
     try:
         base = store_base(target)
         graph = network.projection(target, base)
-        centre = network.resolve(graph, node, base)
+        centre = network.resolve(graph, network.node_id(lookup.resolve(target, node, base), base),
+                                 base)
         data = asdict(network.neighbourhood(graph, centre, depth=depth, types=_types(types),
                                             limit=limit))
     finally:
@@ -173,8 +176,10 @@ def neighbours(node, store, depth, types, limit, as_json):
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
+    from graph.text_clean import collapse
+
     for item in data["nodes"]:
-        click.echo(f"{item['type']:8} {item['label']}  <{item['iri']}>")
+        click.echo(f"{item['type']:8} {collapse(item['label'] or '')}  <{item['iri']}>")
     if data["truncated"]:
         click.echo(f"(trimmed to {limit} nodes)")
 
@@ -189,12 +194,16 @@ def neighbours(node, store, depth, types, limit, as_json):
 @user_errors
 def viz(node, store, depth, types, limit, out_path):
     """Write a standalone, offline HTML view of a node's neighbourhood."""
+    from graph import lookup, network
+    from graph.incremental import store_base
     from graph.store import open_store
     from graph.viz import write_viz
 
     target = open_store(store, read_only=True)
     try:
-        write_viz(target, node, depth=depth, types=_types(types), limit=limit,
+        base = store_base(target)
+        centre = network.node_id(lookup.resolve(target, node, base), base)
+        write_viz(target, centre, depth=depth, types=_types(types), limit=limit,
                   out_path=Path(out_path))
     finally:
         target.close()
@@ -228,7 +237,18 @@ def export(store, fmt, out_path):
 
 
 @cli.command(name="eval")
-@click.option("--gold", required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--gold", default=None, type=click.Path(exists=True, dir_okay=False),
+              help="A gold file to score (the full report of one file).")
+@click.option("--corpus", "corpora", multiple=True,
+              type=click.Choice(["scirex", "scierc", "csabstruct", "aaai", "results"]),
+              help="Score an annotated corpus (repeatable): one table, corpus x row.")
+@click.option("--all", "all_corpora", is_flag=True, help="Score every corpus (make eval).")
+@click.option("--split", default="dev", show_default=True, type=click.Choice(["train", "dev"]))
+@click.option("--errors", is_flag=True,
+              help="Also list each paper's errors (train splits only: dev figures stay honest).")
+@click.option("--shared", default=None, type=click.Path(file_okay=False),
+              help="Shared data folder with paperlists/ (default $PAPERKG_SHARED or "
+                   "../shared/data).")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--limit", default=None, type=click.IntRange(1), help="Only the first N papers.")
 @click.option("--threshold", default=None, type=click.FloatRange(0, 1),
@@ -239,10 +259,28 @@ def export(store, fmt, out_path):
               help="How consistently the gold annotates its own recurring names, and how many "
                    "false positives are such names, instead.")
 @user_errors
-def eval_cmd(gold, as_json, limit, threshold, thresholds, consistency):
-    """Score the extractors against a gold file (precision, recall, F1 per type)."""
+def eval_cmd(gold, corpora, all_corpora, split, errors, shared, as_json, limit, threshold,
+             thresholds, consistency):
+    """Score the extractors against a gold file or the annotated corpora (tests/gold)."""
     from graph.evaluate import run_eval
 
+    if corpora or all_corpora:
+        if gold or threshold is not None or thresholds or consistency:
+            raise UserError("--corpus/--all: leave out --gold, --threshold(s), --consistency")
+        from graph.eval.table import run_table
+
+        click.echo(run_table(list(corpora) or None, split, errors=errors, shared=shared,
+                             as_json=as_json, limit=limit))
+        return
+    if gold is None:
+        raise UserError("eval: give --gold FILE, --corpus NAME or --all")
+    from graph.eval.corpora import is_dev_gold
+
+    if (as_json or consistency) and is_dev_gold(gold):
+        raise UserError(f"--json/--consistency: refused on {gold}, a dev split (its per-paper "
+                        "errors are not to be read); use --corpus NAME for its figures")
+    if errors:
+        raise UserError("--errors: goes with --corpus (the --gold report lists every paper)")
     if consistency:
         if threshold is not None or thresholds:
             raise UserError("--consistency: scores at the shipped thresholds; "
@@ -280,7 +318,8 @@ def eval_cmd(gold, as_json, limit, threshold, thresholds, consistency):
               help="Tokens of each paper's body to train on (default: the shipped model's).")
 @user_errors
 def train(which, run_dir, out_dir, scirex_dir, abstract_weight, gold, folds, max_body_tokens):
-    """Train the learned mention scorer (or tagger) and write it to data/models/."""
+    """Train the learned mention scorer on the SciREX train split (or the tagger); write it to
+    data/models/."""
     if which == "tagger":
         from graph.tagger.train import reproduce
 

@@ -20,22 +20,20 @@ from spacy.language import Language
 
 from graph import extractors as registry
 from graph.errors import InputError, PaperkgError
+
+# the tables live in graph.eval.gold_report; their names stay importable from here
+from graph.eval.gold_report import (  # noqa: F401
+    TARGETS,
+    Check,
+    checks,
+    format_sweep,
+    format_table,
+)
 from graph.model import ENTITY_TYPES, Mention, Paper, PaperExtraction
 
 DEFAULT_EXTRACTORS: tuple[str, ...] = registry.DEFAULT_EXTRACTORS
 #: `broader(slug)` gives the slugs of the concepts directly (or transitively) broader than it.
 Broader = Callable[[str], Iterable[str]]
-
-#: Targets: (measure, minimum). Measures not listed have no target.
-TARGETS: dict[str, dict[str, float]] = {
-    "method": {"f1": 0.70, "precision": 0.75},
-    "dataset": {"f1": 0.80},
-    "model": {"f1": 0.60},
-    "task": {"f1": 0.60},
-    "metric": {"f1": 0.60},
-    "domains": {"papers_hit": 0.95, "precision": 0.80},
-    "claims": {"recall": 0.90, "precision": 0.80, "numbers": 0.90},
-}
 
 _DASHES = re.compile(r"[-‐‑–—/_]")
 _PUNCT = re.compile(r"[^\w\s.+#]")
@@ -151,23 +149,35 @@ class EntityMatch:
     #: gold names not found / predicted names matching nothing
     missed: list[str]
     spurious: list[str]
+    #: predicted names matching no gold entity but a neutral span (counted neither way)
+    neutral: list[str] = field(default_factory=list)
 
 
 def match_entities(
-    predicted: Sequence[tuple[str, frozenset[str]]], gold: Sequence[tuple[str, frozenset[str]]]
+    predicted: Sequence[tuple[str, frozenset[str]]],
+    gold: Sequence[tuple[str, frozenset[str]]],
+    neutral: frozenset[str] = frozenset(),
 ) -> EntityMatch:
-    """Score predicted against gold entities, each given as (display name, normalised names)."""
+    """Score predicted against gold entities, each given as (display name, normalised names).
+
+    A predicted entity that matches no gold entity but has a key in `neutral` (the names of
+    spans the gold marks as neither right nor wrong) is not a false positive.
+    """
     matching = max_matching(
         len(predicted),
         len(gold),
         lambda i: [j for j, (_, keys) in enumerate(gold) if keys & predicted[i][1]],
     )
     matched_gold = set(matching.values())
-    score = Score(tp=len(matching), fp=len(predicted) - len(matching), fn=len(gold) - len(matching))
+    unmatched = [i for i in range(len(predicted)) if i not in matching]
+    neutral_hits = [i for i in unmatched if predicted[i][1] & neutral]
+    fp = len(unmatched) - len(neutral_hits)
+    score = Score(tp=len(matching), fp=fp, fn=len(gold) - len(matching))
     return EntityMatch(
         score=score,
         missed=[name for j, (name, _) in enumerate(gold) if j not in matched_gold],
-        spurious=[name for i, (name, _) in enumerate(predicted) if i not in matching],
+        spurious=[predicted[i][0] for i in unmatched if i not in neutral_hits],
+        neutral=[predicted[i][0] for i in neutral_hits],
     )
 
 
@@ -213,6 +223,16 @@ class GoldClaim:
 
 
 @dataclass(frozen=True)
+class GoldSentence:
+    """A sentence of a gold abstract with its role (CSAbstruct) and the annotators' confidence."""
+
+    start: int
+    end: int
+    label: str
+    conf: float
+
+
+@dataclass(frozen=True)
 class GoldPaper:
     id: str
     abstract: str
@@ -226,6 +246,10 @@ class GoldPaper:
     forms: Mapping[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
     #: the annotated mentions, (start, end, type) in `abstract`, where the gold file gives them
     mentions: tuple[tuple[int, int, str], ...] = ()
+    #: spans a prediction may match without being right or wrong, (start, end, text)
+    neutral: tuple[tuple[int, int, str], ...] = ()
+    #: the abstract's sentences with their roles, where the gold file gives them
+    sentences: tuple[GoldSentence, ...] | None = None
 
 
 def load_gold(path: str | Path, *, limit: int | None = None) -> list[GoldPaper]:
@@ -239,13 +263,23 @@ def load_gold(path: str | Path, *, limit: int | None = None) -> list[GoldPaper]:
         raise InputError(f"{path}: not a readable JSON gold file: {exc}") from None
     if not isinstance(data, dict) or not isinstance(data.get("papers"), list):
         raise InputError(f"{path}: expected a JSON object with a 'papers' list")
-    papers = []
-    for n, rec in enumerate(data["papers"][:limit] if limit is not None else data["papers"]):
-        where = f"{path}: papers[{n}]"
+    return gold_papers(data["papers"][:limit] if limit is not None else data["papers"], path)
+
+
+def gold_papers(records: Iterable[dict], where: str | Path) -> list[GoldPaper]:
+    """Gold papers from records of a gold file's `papers` list; errors name `where` and the
+    record."""
+    papers: list[GoldPaper] = []
+    seen: set[str] = set()
+    for n, rec in enumerate(records):
         try:
             papers.append(_gold_paper(rec))
         except (KeyError, TypeError, ValueError) as exc:
-            raise InputError(f"{where}: bad gold record ({exc!r})") from None
+            raise InputError(f"{where}: papers[{n}]: bad gold record ({exc!r})") from None
+        # predictions are matched to gold papers by id
+        if papers[-1].id in seen:
+            raise InputError(f"{where}: papers[{n}]: id {papers[-1].id!r} given twice")
+        seen.add(papers[-1].id)
     return papers
 
 
@@ -273,6 +307,15 @@ def _gold_paper(rec: dict) -> GoldPaper:
             for c in rec["claims"]
         )
     domains = tuple(rec["domains"]) if "domains" in rec else None
+    neutral = tuple(
+        (int(m["start"]), int(m["end"]), str(m["text"])) for m in rec.get("neutral", [])
+    )
+    sentences = None
+    if "sentences" in rec:
+        sentences = tuple(
+            GoldSentence(int(s["start"]), int(s["end"]), str(s["label"]), float(s["conf"]))
+            for s in rec["sentences"]
+        )
     proposes = None
     if "proposes" in rec:
         # a bare string is a name without other forms
@@ -290,6 +333,8 @@ def _gold_paper(rec: dict) -> GoldPaper:
         proposes=proposes,
         forms=forms,
         mentions=mentions,
+        neutral=neutral,
+        sentences=sentences,
     )
 
 
@@ -436,6 +481,8 @@ class EvalReport:
     not_run: list[str] = field(default_factory=list)
     #: proposed names (any entity type) on the papers whose gold has `proposes`
     proposed: ProposedScore = field(default_factory=lambda: ProposedScore())
+    #: per type, predicted entities that matched only a neutral span (neither right nor wrong)
+    neutral: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -453,6 +500,7 @@ class EvalReport:
             "domains": self.domains.to_dict() if self.domains.papers else None,
             "claims": self.claims.to_dict() if self.claims.papers else None,
             "proposed": self.proposed.to_dict() if self.proposed.papers else None,
+            **({"neutral": self.neutral} if any(self.neutral.values()) else {}),
             "checks": [asdict(c) for c in checks(self)],
             "per_paper": [asdict(p) for p in self.papers],
         }
@@ -479,11 +527,14 @@ def score(
     method_only, model_vs_methods = Score(), Score()
     domains, claims = DomainScore(), ClaimScore()
     proposed = ProposedScore()
+    neutral_counts: dict[str, int] = {}
     diffs: list[PaperDiff] = []
     ancestors = _closure(broader)
     for paper in gold:
         pred = predicted.get(paper.id, {t: [] for t in ENTITY_TYPES})
         diff = PaperDiff(id=paper.id)
+        ext = by_key.get(paper.id)
+        neutral = neutral_keys(paper, ext.mentions if ext is not None else [])
         for etype in ENTITY_TYPES:
             records = list(pred.get(etype, []))
             if etype == "model" and not paper.entities["model"]:
@@ -496,13 +547,13 @@ def score(
                     match_entities(group_names(records), paper.entities["method"]).score
                 )
                 records += list(pred.get("model", []))
-            result = match_entities(group_names(records), paper.entities[etype])
+            result = match_entities(group_names(records), paper.entities[etype], neutral)
             totals[etype].add(result.score)
+            neutral_counts[etype] = neutral_counts.get(etype, 0) + len(result.neutral)
             if result.missed:
                 diff.missed[etype] = result.missed
             if result.spurious:
                 diff.spurious[etype] = result.spurious
-        ext = by_key.get(paper.id)
         mentions = ext.mentions if ext is not None else []
         if paper.domains is not None:
             got = sorted({m.label or m.text for m in mentions if m.type == "domain"})
@@ -530,7 +581,22 @@ def score(
         claims=claims,
         papers=diffs,
         proposed=proposed,
+        neutral=neutral_counts,
     )
+
+
+def neutral_keys(paper: GoldPaper, mentions: Iterable[Mention]) -> frozenset[str]:
+    """Match keys a prediction may have without counting against it: the texts of the gold's
+    neutral spans, and the names of predicted mentions that sit on such a span."""
+    if not paper.neutral:
+        return frozenset()
+    keys = set(name_keys(text for _, _, text in paper.neutral))
+    for m in mentions:
+        if m.type in ENTITY_TYPES and any(
+            spans_match((m.start, m.end), (s, e), share=0.8) for s, e, _ in paper.neutral
+        ):
+            keys |= name_keys([m.label or m.text, m.text, *m.aliases])
+    return frozenset(keys)
 
 
 def _closure(broader: Broader | None) -> Callable[[str], set[str]]:
@@ -739,143 +805,6 @@ def taxonomy_broader(path: Path = TAXONOMY) -> Broader | None:
 
 def _slug(iri: str) -> str:
     return iri.rstrip("/").rsplit("/", 1)[-1].rsplit("#", 1)[-1]
-
-
-# ---------------------------------------------------------------------------- printing
-
-
-@dataclass
-class Check:
-    row: str
-    measure: str
-    value: float | None
-    target: float | None
-    passed: bool | None
-
-
-def checks(report: EvalReport) -> list[Check]:
-    """Every targeted figure with its target; value None where the gold has nothing to score."""
-    out = []
-    for etype in ENTITY_TYPES:
-        s = report.entities[etype]
-        for measure, target in TARGETS[etype].items():
-            value = None if etype in report.no_gold else getattr(s, measure)
-            out.append(
-                Check(etype, measure, value, target, None if value is None else value >= target)
-            )
-    d = report.domains
-    for measure, value in (("papers_hit", d.hit_rate), ("precision", d.precision)):
-        v = value if d.papers else None
-        t = TARGETS["domains"][measure]
-        out.append(Check("domains", measure, v, t, None if v is None else v >= t))
-    c = report.claims
-    for measure, value in (
-        ("recall", c.sentences.recall),
-        ("precision", c.sentences.precision),
-        ("numbers", c.numbers),
-    ):
-        v = value if c.papers and (measure != "numbers" or c.quantities) else None
-        t = TARGETS["claims"][measure]
-        out.append(Check("claims", measure, v, t, None if v is None else v >= t))
-    return out
-
-
-def _pct(x: float | None) -> str:
-    return "n/a" if x is None else f"{x:.3f}"
-
-
-def format_table(report: EvalReport) -> str:
-    """Plain-text table: counts, P/R/F1 per row, then each target with pass/fail."""
-    lines = [
-        f"gold: {report.gold}  papers: {report.n_papers}  "
-        f"threshold: {report.threshold if report.threshold is not None else 'none'}  "
-        f"resolver: {'graph.resolve' if report.resolver else 'mention labels'}"
-    ]
-    if report.not_run:
-        lines.append(f"not run (module missing): {', '.join(report.not_run)}")
-    head = f"{'row':<22}{'gold':>6}{'pred':>6}{'tp':>6}{'P':>8}{'R':>8}{'F1':>8}"
-    lines += ["", head, "-" * len(head)]
-
-    def row(name: str, s: Score, na: bool = False) -> str:
-        if na:
-            return f"{name:<22}{'0':>6}{s.n_pred:>6}{'-':>6}{'n/a':>8}{'n/a':>8}{'n/a':>8}"
-        return (
-            f"{name:<22}{s.n_gold:>6}{s.n_pred:>6}{s.tp:>6}"
-            f"{s.precision:>8.3f}{s.recall:>8.3f}{s.f1:>8.3f}"
-        )
-
-    for etype in ENTITY_TYPES:
-        label = "method (+model)" if etype == "method" and "model" in report.no_gold else etype
-        na = etype in report.no_gold
-        if etype == "model" and na:
-            s = report.model_vs_methods
-            lines.append(
-                f"{'model':<22}{'n/a':>6}{s.n_pred:>6}{'-':>6}{'n/a':>8}{'n/a':>8}{'n/a':>8}"
-                "   (no gold models)"
-            )
-            continue
-        lines.append(row(label, report.entities[etype], na))
-    if "model" in report.no_gold:
-        lines.append(row("  method extractor only", report.method_only))
-        s = report.model_vs_methods
-        lines.append(
-            f"{'  model vs gold methods':<22}{'':>6}{s.n_pred:>6}{s.tp:>6}"
-            f"{s.precision:>8.3f}{'':>8}{'':>8}"
-        )
-    d, c = report.domains, report.claims
-    lines.append("")
-    if d.papers:
-        lines.append(
-            f"domains: {d.papers} papers, {d.papers_hit} with a correct area "
-            f"({d.hit_rate:.3f}); {d.correct}/{d.predicted} areas correct "
-            f"(P {d.precision:.3f})"
-        )
-    else:
-        lines.append("domains: no gold domains")
-    if c.papers:
-        s = c.sentences
-        lines.append(
-            f"claims: {c.papers} papers, {s.n_gold} gold / {s.n_pred} predicted, "
-            f"{s.tp} matched (R {s.recall:.3f}, P {s.precision:.3f}); kind accuracy "
-            f"{c.kind_accuracy:.3f}; numbers as Results {c.quantities_captured}/"
-            f"{c.quantities} ({c.numbers:.3f})"
-        )
-    else:
-        lines.append("claims: no gold claims")
-    pr = report.proposed
-    if pr.papers:
-        s = pr.names
-        lines.append(
-            f"proposed: {pr.papers} papers, {s.n_gold} gold / {s.n_pred} predicted, "
-            f"{s.tp} matched (P {s.precision:.3f}, R {s.recall:.3f}, F1 {s.f1:.3f})"
-        )
-    lines += ["", f"{'target':<30}{'value':>8}{'min':>8}  result", "-" * 54]
-    for ch in checks(report):
-        result = "n/a" if ch.passed is None else ("pass" if ch.passed else "FAIL")
-        lines.append(
-            f"{ch.row + ' ' + ch.measure:<30}{_pct(ch.value):>8}{_pct(ch.target):>8}  {result}"
-        )
-    return "\n".join(lines)
-
-
-def format_sweep(reports: Sequence[EvalReport]) -> str:
-    """Precision/recall per entity type at each threshold."""
-    proposed = any(r.proposed.papers for r in reports)
-    head = f"{'threshold':>9}" + "".join(f"{t + ' P/R':>16}" for t in ENTITY_TYPES)
-    head += f"{'proposed P/R':>16}" if proposed else ""
-    lines = [head, "-" * len(head)]
-    for r in reports:
-        cells = []
-        for t in ENTITY_TYPES:
-            s = r.entities[t]
-            cells.append(
-                f"{'n/a':>16}" if t in r.no_gold else f"{s.precision:>8.3f}/{s.recall:<7.3f}"
-            )
-        if proposed:
-            s = r.proposed.names
-            cells.append(f"{s.precision:>8.3f}/{s.recall:<7.3f}")
-        lines.append(f"{_pct(r.threshold):>9}" + "".join(cells))
-    return "\n".join(lines)
 
 
 def run_eval(

@@ -33,6 +33,11 @@ class Paper:
     venue: str | None = None
     keywords: tuple[str, ...] = ()
     url: str | None = None
+    #: identifiers in other schemes, without their prefix ("10.1234/x", "2101.00001", "W123")
+    doi: str | None = None
+    arxiv: str | None = None
+    openalex: str | None = None
+    #: fields of the record paperkg does not map, as given (non-text values JSON-encoded)
     extra: Mapping[str, str] = field(default_factory=dict)
     #: where the record starts, "path:line", for messages
     source: str = ""

@@ -8,6 +8,7 @@ from spacy.language import Language
 
 from graph import extractors as registry
 from graph import nlp as nlp_loader
+from graph import text_clean
 from graph.extractors import tokens
 from graph.model import Mention, Paper, PaperExtraction
 
@@ -32,10 +33,14 @@ def iter_extractions(
     """Yield one PaperExtraction per paper, in input order."""
     nlp = nlp or nlp_loader.load()
     extractor_fns = [registry.get(name) for name in extractors]
-    pairs = ((paper.abstract, paper) for paper in papers)
-    for doc, paper in nlp.pipe(pairs, as_tuples=True, batch_size=batch_size):
+    # spaCy parses the abstract as a reader would see it (LaTeX read, whitespace collapsed,
+    # cut at a sentence end past the size limit); mentions map back to the verbatim text.
+    pairs = ((view.text, (paper, view))
+             for paper in papers for view in (text_clean.extraction_view(paper.abstract),))
+    for doc, (paper, view) in nlp.pipe(pairs, as_tuples=True, batch_size=batch_size):
         doc.user_data["paper_key"] = paper.key
-        yield PaperExtraction(paper=paper, mentions=extract_doc(doc, extractor_fns))
+        mentions = text_clean.to_verbatim(extract_doc(doc, extractor_fns), view, paper.abstract)
+        yield PaperExtraction(paper=paper, mentions=mentions)
 
 
 def extract_papers(papers: Sequence[Paper], **options) -> list[PaperExtraction]:

@@ -51,6 +51,7 @@ from graph.namespaces import (
     result_iri,
 )
 from graph.slug import label_key, slugify
+from graph.text_clean import collapse
 
 TAXONOMY_PATH = Path(__file__).resolve().parent.parent / "data" / "taxonomy.ttl"
 #: Words of the abstract that label a paper with neither title nor named contribution.
@@ -89,12 +90,19 @@ SCHEMA_TEXT = _n(SCHEMA, "text")
 SCHEMA_PART_OF = _n(SCHEMA, "isPartOf")
 SCHEMA_KEYWORDS = _n(SCHEMA, "keywords")
 SCHEMA_URL = _n(SCHEMA, "url")
+SCHEMA_SAME_AS = _n(SCHEMA, "sameAs")
 
 DC_TITLE = _n(DCTERMS, "title")
 DC_ABSTRACT = _n(DCTERMS, "abstract")
 DC_IDENTIFIER = _n(DCTERMS, "identifier")
 DC_ISSUED = _n(DCTERMS, "issued")
 DC_CREATOR = _n(DCTERMS, "creator")
+#: Paper field -> (its property, the IRI prefix its schema:sameAs is written under)
+SCHEME_IDS: dict[str, tuple[NamedNode, str]] = {
+    "doi": (_n(PKG, "doi"), "https://doi.org/"),
+    "arxiv": (_n(PKG, "arxivId"), "https://arxiv.org/abs/"),
+    "openalex": (_n(PKG, "openalexId"), "https://openalex.org/"),
+}
 
 PROPOSES = _n(PKG, "proposes")
 IN_DOMAIN = _n(PKG, "inDomain")
@@ -239,7 +247,7 @@ def paper_label(
     """
     paper = extraction.paper
     if paper.title and paper.title.strip():
-        return paper.title
+        return collapse(paper.title)
     uses = Counter(ref for ref in links if ref is not None)
     best: tuple[tuple[bool, int, float, int], str] | None = None
     for order, i in enumerate(_mention_order(extraction.mentions)):
@@ -253,7 +261,7 @@ def paper_label(
         rank = (not coined, -uses[ref], -mention.confidence, order)
         if best is None or rank < best[0]:
             best = (rank, label)
-    return best[1] if best is not None else _first_words(paper.abstract)
+    return collapse(best[1]) if best is not None else _first_words(paper.abstract)
 
 
 def _surface_index(
@@ -473,6 +481,15 @@ def nt_iri(value: str) -> str:
     return f"<{value}>"
 
 
+#: What an IRI cannot hold as it is (RFC 3987 and N-Triples): percent-encoded in `iri_part`.
+_IRI_UNSAFE = re.compile(r'[<>"{}|^`\\\x00-\x20\x7f]|%(?![0-9A-Fa-f]{2})')
+
+
+def iri_part(text: str) -> str:
+    """`text` (a DOI, say) as a piece of an IRI: characters an IRI cannot hold percent-encoded."""
+    return _IRI_UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), text)
+
+
 _IRI_OK = re.compile(r"^[a-z][a-z0-9+.\-]*:[^<>\"{}|^`\\\x00-\x20]*$")
 
 _A, _LABEL, _SUPPORT_T = _t(A), _t(RDFS_LABEL), _t(SUPPORT)
@@ -510,6 +527,7 @@ _S_SCHEMA_KEYWORDS = _t(SCHEMA_KEYWORDS)
 _S_SCHEMA_PART_OF = _t(SCHEMA_PART_OF)
 _S_SCHEMA_TEXT = _t(SCHEMA_TEXT)
 _S_SCHEMA_URL = _t(SCHEMA_URL)
+_S_SCHEMA_SAME_AS = _t(SCHEMA_SAME_AS)
 _S_SCHOLARLY_ARTICLE = _t(SCHOLARLY_ARTICLE)
 _S_SKOS_CONCEPT = _t(SKOS_CONCEPT)
 _S_UNIT = _t(UNIT)
@@ -546,16 +564,17 @@ def entity_lines(entity: Entity, *, base: str = DEFAULT_BASE) -> list[str]:
             f"known types: {', '.join(ENTITY_CLASS)}"
         ) from None
     node = nt_iri(entity_iri(base, entity.type, entity.slug))
+    label = collapse(entity.label)
     lines = [
         f"{node} {_A} {_t(cls)} .\n",
         f"{node} {_A} {_S_SKOS_CONCEPT} .\n",
-        f"{node} {_LABEL} {nt_string(entity.label)} .\n",
+        f"{node} {_LABEL} {nt_string(label)} .\n",
         f"{node} {_SUPPORT_T} {_nt_integer(entity.support)} .\n",
     ]
     alt = _t(SKOS_ALT)
-    for alias in sorted(entity.aliases):
-        if alias != entity.label:
-            lines.append(f"{node} {alt} {nt_string(alias)} .\n")
+    # labels on one line with single spaces: "unsupervised\nlearning" is one name
+    for alias in sorted({collapse(alias) for alias in entity.aliases} - {label, ""}):
+        lines.append(f"{node} {alt} {nt_string(alias)} .\n")
     return lines
 
 
@@ -765,8 +784,13 @@ def _paper_lines(
             f"{node} {_A} {_S_PAPER} .\n",
             f"{node} {_A} {_S_SCHOLARLY_ARTICLE} .\n",
             f"{node} {_S_DC_ABSTRACT} {nt_string(paper.abstract)} .\n",
-            f"{node} {_S_DC_IDENTIFIER} {nt_string(key)} .\n",
+            f"{node} {_S_DC_IDENTIFIER} {nt_string(paper.id or key)} .\n",
         ]
+        for name, (predicate, prefix) in SCHEME_IDS.items():
+            value = getattr(paper, name)
+            if value:
+                lines.append(f"{node} {_t(predicate)} {nt_string(value)} .\n")
+                lines.append(f"{node} {_S_SCHEMA_SAME_AS} <{prefix}{iri_part(value)}> .\n")
         if paper.title and paper.title.strip():
             lines.append(f"{node} {_S_DC_TITLE} {nt_string(paper.title)} .\n")
         if paper.year is not None:

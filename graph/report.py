@@ -113,7 +113,8 @@ class ReportBuilder:
             }
 
     def finish(self, *, entities: Mapping[str, Entity] | Counter[str],
-               duplicates: Iterable[tuple[str, str]]) -> dict[str, Any]:
+               duplicates: Iterable[tuple[str, str]],
+               corpus: Mapping[str, Any] | None = None) -> dict[str, Any]:
         counts = self.counts
         classes, kinds = counts["classes"], Counter(counts["kinds"])
         # Counted in the store, a claim is a node typed pkg:Claim (one type quad each).
@@ -124,7 +125,7 @@ class ReportBuilder:
             per_type = entities
         else:
             per_type = Counter(entity.type for entity in entities.values())
-        return {
+        report = {
             "papers": self.papers,
             "entities": dict(sorted(per_type.items())),
             "quads": counts["facts"] + counts["provenance"],
@@ -140,6 +141,9 @@ class ReportBuilder:
                 {"kept": kept, "dropped": dropped} for kept, dropped in sorted(duplicates)
             ],
         }
+        if corpus:
+            report["corpus"] = dict(corpus)
+        return report
 
 
 def build_report(resolved: ResolvedCorpus, quads: Iterable[Quad]) -> dict[str, Any]:
@@ -187,8 +191,9 @@ def render_markdown(report: Mapping[str, Any]) -> str:
     lines += [f"- `{_escape(d['kept'])}` kept; dropped {_escape(d['dropped'])}"
               for d in duplicates] or ["none"]
     lines.append("")
+    lines += _corpus_markdown(report.get("corpus") or {})
     known = {"papers", "quads", "facts", "provenance", "results", "entities", "classes", "links",
-             "claims", "papers_without", "duplicates"}
+             "claims", "papers_without", "duplicates", "corpus"}
     for key in sorted(set(report) - known):
         lines += [f"## {key}", "", "```", _escape_block(report[key]), "```", ""]
     return "\n".join(lines)
@@ -198,3 +203,62 @@ def _escape_block(value: Any) -> str:
     import json
 
     return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def corpus_report(corpus: Any) -> tuple[dict[str, Any], list[str]]:
+    """What reading the corpus left out, for the report's "corpus" section (empty when it left
+    nothing out, as for a plain list), and the warnings a build prints.
+
+    - `formats`: record format -> records, when any record was in a service's shape;
+    - `unmapped_fields`: field -> records that kept it in `Paper.extra`, each field named once;
+    - `skipped`: "path:line" of entries and records without an abstract (BibTeX, RIS,
+      reference exports), which the build leaves out;
+    - `cut`: papers whose abstract extraction read only in part (over
+      `graph.text_clean.MAX_EXTRACTION_CHARS`), with the lengths.
+    """
+    from graph.text_clean import MAX_EXTRACTION_CHARS, extraction_view
+
+    formats: Counter[str] = Counter()
+    for notes in corpus.notes.values():
+        formats.update(notes.formats)
+    warnings = list(corpus.warnings())
+    cut = []
+    for paper in corpus.papers:
+        if len(paper.abstract) > MAX_EXTRACTION_CHARS:
+            view = extraction_view(paper.abstract)
+            read = view.ends[-1] if view.ends else 0
+            if read < len(paper.abstract.rstrip()):
+                cut.append({"key": paper.key, "source": paper.source,
+                            "characters": len(paper.abstract), "read": read})
+                warnings.append(
+                    f"{paper.source}: paper {paper.key}: the abstract is "
+                    f"{len(paper.abstract):,} characters; extraction read the first {read:,} "
+                    f"(to a sentence end; the limit is {MAX_EXTRACTION_CHARS:,})")
+    section: dict[str, Any] = {}
+    unmapped = corpus.unmapped_fields()
+    skipped = list(corpus.skipped)
+    if unmapped or cut or warnings or skipped or set(formats) - {
+            "text", "JSON", "JSON Lines", "CSV", "TSV", "BibTeX"}:
+        section = {"formats": dict(sorted(formats.items())), "unmapped_fields": unmapped,
+                   "skipped": skipped, "cut": cut, "warnings": warnings}
+    return section, warnings
+
+
+def _corpus_markdown(corpus: Mapping[str, Any]) -> list[str]:
+    if not corpus:
+        return []
+    lines = ["## Corpus", ""]
+    lines += _table(corpus.get("formats") or {}, ("record format", "records")) + [""]
+    unmapped = corpus.get("unmapped_fields") or {}
+    lines += [f"Fields kept in the records but not mapped ({len(unmapped)}): "
+              + (", ".join(f"`{_escape(k)}` ({n})" for k, n in unmapped.items()) or "none"), ""]
+    skipped = corpus.get("skipped") or []
+    if skipped:
+        lines += [f"Records without an abstract, left out ({len(skipped)}): "
+                  + ", ".join(_escape(s) for s in skipped), ""]
+    for entry in corpus.get("cut") or []:
+        lines.append(f"- `{_escape(entry['key'])}` abstract of {entry['characters']:,} "
+                     f"characters cut to {entry['read']:,} for extraction")
+    lines += [f"- warning: {_escape(w)}" for w in corpus.get("warnings") or []]
+    lines.append("")
+    return lines

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pyoxigraph as ox
 
 from graph.errors import QueryError
+from graph.sparqltext import UPDATE_KEYWORDS, explain, first_keyword, tokens
 
 _RESULT_FORMATS = {
     "json": ox.QueryResultsFormat.JSON,
@@ -25,11 +26,23 @@ def term_text(term: object) -> str:
     return str(term)
 
 
+def _refuse_update(sparql: str) -> None:
+    head = first_keyword(tokens(sparql))
+    if head is not None and head.keyword in UPDATE_KEYWORDS:
+        raise QueryError(f"query: {head.keyword} is an update; `paperkg query` only reads "
+                         "(SELECT, ASK, CONSTRUCT, DESCRIBE): change the graph with `paperkg "
+                         "build`, `build --add` or `remove`")
+
+
 def render(store, sparql: str, fmt: str = "table") -> str:
+    _refuse_update(sparql)
     try:
         result = store.query(sparql)
-    except SyntaxError as exc:
-        raise QueryError(f"query: {exc}") from None
+    except (SyntaxError, QueryError) as exc:
+        # The store's message ends in the parser's ("error at 1:26: expected one of ...").
+        if "error at " not in str(exc):
+            raise
+        raise QueryError(f"query: {explain(sparql, str(exc))}") from None
     if isinstance(result, ox.QueryBoolean):
         if fmt in _RESULT_FORMATS:
             return result.serialize(format=_RESULT_FORMATS[fmt]).decode("utf-8")
@@ -50,8 +63,9 @@ def render(store, sparql: str, fmt: str = "table") -> str:
 
 def _table(names: list[str], rows: list[list[str]]) -> str:
     widths = [max([len(n)] + [len(r[i]) for r in rows]) for i, n in enumerate(names)]
-    lines = ["  ".join(n.ljust(w) for n, w in zip(names, widths)).rstrip(),
+    lines = ["  ".join(n.ljust(w) for n, w in zip(names, widths, strict=True)).rstrip(),
              "  ".join("-" * w for w in widths)]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+              for row in rows]
     lines.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
     return "\n".join(lines) + "\n"

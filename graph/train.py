@@ -6,9 +6,11 @@ dataset). A candidate is labelled with a type when its span is a SciREX mention 
 when its normalised text names an entity of that type anywhere in the paper (SciREX marks
 mentions sparsely; entity-level names are what the extractors are judged on).
 
-With `folds` > 1 the papers are also split k-fold by document: a scorer fitted on the bodies of
-the other folds types the abstracts of each held-out fold, and those predictions are scored
-against the gold set (tests/gold/dev.json), so no figure comes from a paper the scorer saw.
+Only the SciREX train split is used (graph.splits: 20 % of the papers, by a hash of the doc id,
+are the dev split that `paperkg eval --corpus scirex` reports on). With `folds` > 1 the train
+papers are also split k-fold by document: a scorer fitted on the bodies of the other folds types
+the abstracts of each held-out fold, and those predictions are scored against the gold set
+(tests/gold/scirex-train.json), so no figure comes from a paper the scorer saw.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from graph.errors import InputError
 from graph.evaluate import normalise
 from graph.extractors import candidates as cand_mod
 from graph.extractors.scorer import FORMAT, NONE, Scorer
+from graph.splits import SCIREX_DEV_SHARE, is_dev
 
 CLASSES: tuple[str, ...] = (NONE, "method", "dataset", "task", "metric")
 SCIREX_TYPES = {"Method": "method", "Material": "dataset", "Task": "task", "Metric": "metric"}
@@ -179,6 +182,12 @@ def label_of(start: int, end: int, text: str, exact: dict[tuple[int, int], str],
     return hits[0] if len(hits) == 1 else NONE
 
 
+def train_split(docs: Iterable[dict]) -> list[dict]:
+    """The SciREX documents outside the fixed dev split (graph.splits): the dev papers' bodies
+    must not teach the scorer what their abstracts are scored on."""
+    return [d for d in docs if not is_dev(d["doc_id"], SCIREX_DEV_SHARE)]
+
+
 def load_scirex(scirex_dir: Path) -> list[dict]:
     paths = sorted(Path(scirex_dir).glob("*.json"))
     if not paths:
@@ -323,10 +332,12 @@ def train(
     nlp=None,
     progress: Callable[[str], None] = lambda msg: None,
 ) -> TrainReport:
-    """Fit the scorer on all papers' bodies and write it to out_dir/entity_scorer.json
-    (out_dir None: data/models/). `scirex_dir` holds the SciREX documents, or their train_docs/.
+    """Fit the scorer on the bodies of the SciREX train split (graph.splits; the dev split's
+    papers are left out) and write it to out_dir/entity_scorer.json (out_dir None: data/models/).
+    `scirex_dir` holds the SciREX documents, or their train_docs/.
 
-    With folds > 1 and a gold set, also report held-out scores (k-fold by document) in
+    With folds > 1 and a gold set, also report held-out scores (k-fold by document, train split
+    only, so the thresholds chosen from them never see a dev paper) in
     out_dir/entity_scorer.report.json.
     """
     from graph import nlp as nlp_loader
@@ -335,7 +346,9 @@ def train(
     scirex = Path(scirex_dir)
     if not any(scirex.glob("*.json")) and (scirex / "train_docs").is_dir():
         scirex = scirex / "train_docs"
-    docs = load_scirex(scirex)
+    every = load_scirex(scirex)
+    docs = train_split(every)
+    progress(f"{len(docs)} of {len(every)} SciREX papers in the train split")
     rows = examples(docs, nlp, max_body_tokens=max_body_tokens, seed=seed, progress=progress,
                     abstract_weight=abstract_weight)
     if len({r[2] for r in rows}) < 2:
@@ -364,7 +377,8 @@ def train(
     out.mkdir(parents=True, exist_ok=True)
     data = scorer.to_json()
     data["trained_on"] = (
-        f"SciREX train split bodies ({len(docs)} papers, up to {max_body_tokens} tokens each)"
+        f"SciREX bodies of the train split's {len(docs)} papers ({len(every) - len(docs)} dev "
+        f"papers left out), up to {max_body_tokens} tokens each"
         + (f" and abstracts (weight {abstract_weight})" if abstract_weight else "")
         + f", seed {seed}; format {FORMAT}"
     )

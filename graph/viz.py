@@ -2,7 +2,7 @@
 
 A view is one HTML page drawn with vis-network (the copy bundled in the pyvis package). Node
 and edge data come from pyvis's `Network` (so its normalisation rules apply), the page from
-this module's own template, which loads nothing from outside: in the server vis-network is
+graph.viz_page's template, which loads nothing from outside: in the server vis-network is
 linked once from the static folder; `write_viz` inlines it so a saved file works offline.
 
 Safety: every string from the graph (labels, aliases, claim text) reaches the page only as
@@ -17,43 +17,25 @@ as the layout is computed (bench/bench_viz.py measures this against pyvis's defa
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Hashable, Iterable, Mapping
-from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import jinja2
 import networkx as nx
 from pyvis.network import Network
 
 from graph import network
 from graph.namespaces import DEFAULT_BASE
 from graph.network import UnknownNode
+from graph.viz_page import MORE_STYLE, NODE_STYLES, OTHER_STYLE, render_view
 
 __all__ = [
-    "DEFAULT_CAP", "NODE_STYLES", "UnknownNode", "aggregate_overview", "cap_graph",
-    "neighbourhood_html", "neighbourhood_subgraph", "overview_html", "projection",
-    "render_view", "view_data", "write_viz",
+    "DEFAULT_CAP", "NODE_STYLES", "UnknownNode", "cap_graph", "neighbourhood_html",
+    "neighbourhood_subgraph", "render_view", "shorten", "tooltip", "view_data", "write_viz",
 ]
 
 #: Largest number of nodes a view shows; bigger subgraphs are trimmed (and the page says so).
 DEFAULT_CAP = 150
-#: Node types with their legend name, colour and vis-network shape.
-NODE_STYLES: dict[str, tuple[str, str, str]] = {
-    "paper": ("Paper", "#4e79a7", "square"),
-    "method": ("Method", "#f28e2b", "dot"),
-    "dataset": ("Dataset", "#59a14f", "diamond"),
-    "model": ("Model", "#e15759", "hexagon"),
-    "task": ("Task", "#76b7b2", "triangle"),
-    "metric": ("Metric", "#edc948", "triangleDown"),
-    "domain": ("Domain", "#b07aa1", "star"),
-    "claim": ("Claim", "#9c755f", "box"),
-}
-#: Style of nodes that stand for many others ("+12 papers") and of unknown types.
-MORE_STYLE = ("More", "#bab0ac", "dot")
-OTHER_STYLE = ("Other", "#79706e", "dot")
 #: Edge relations with the words the page shows for them.
 RELATION_LABELS: dict[str, str] = {
     "proposes": "proposes",
@@ -70,7 +52,6 @@ RELATION_LABELS: dict[str, str] = {
     "more": "more",
 }
 LABEL_CHARS = 40
-VIS_LIB = "vis-9.1.2"
 
 
 def node_ref(node: Hashable, attrs: Mapping[str, Any], base: str = DEFAULT_BASE) -> tuple[str, str]:
@@ -100,7 +81,7 @@ def _relation_words(attrs: Mapping[str, Any]) -> str:
     return ", ".join(words)
 
 
-def _shorten(text: str, limit: int = LABEL_CHARS) -> str:
+def shorten(text: str, limit: int = LABEL_CHARS) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
@@ -141,7 +122,7 @@ def cap_graph(
     return graph.subgraph(keep).copy(), True
 
 
-def _tooltip(type_: str, attrs: Mapping[str, Any], label: str) -> str:
+def tooltip(type_: str, attrs: Mapping[str, Any], label: str) -> str:
     """Plain text: vis-network sets it with innerText, so nothing here is markup."""
     name = NODE_STYLES.get(type_, OTHER_STYLE)[0]
     lines = [f"{name}: {label}"]
@@ -157,7 +138,7 @@ def _tooltip(type_: str, attrs: Mapping[str, Any], label: str) -> str:
     if aliases:
         lines.append("Also: " + ", ".join(sorted(aliases)[:8]))
     if type_ == "claim" and attrs.get("text"):
-        lines.append(_shorten(str(attrs["text"]), 300))
+        lines.append(shorten(str(attrs["text"]), 300))
     return "\n".join(lines)
 
 
@@ -251,8 +232,8 @@ def view_data(
             )
         net.add_node(
             node_id,
-            label=_shorten(label),
-            title=_tooltip(type_, attrs, label),
+            label=shorten(label),
+            title=tooltip(type_, attrs, label),
             color=colour,
             shape=shape,
             # Size shows how many papers name an entity; a paper's own count would dwarf them.
@@ -276,172 +257,6 @@ def view_data(
         "trimmed": trimmed,
         "cap": cap,
     }
-
-
-# -- pages --------------------------------------------------------------------------------------
-
-_TEMPLATE = """<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{ title }} · paperkg</title>
-{% if inline_lib %}<style>{{ lib_css|safe }}</style>
-<script>{{ lib_js|safe }}</script>
-{% else %}<link rel="stylesheet" href="{{ static_url }}/vendor/vis-network/vis-network.min.css">
-<script src="{{ static_url }}/vendor/vis-network/vis-network.min.js"></script>
-{% endif %}<style>
-html, body { margin: 0; height: 100%; font: 14px/1.4 system-ui, sans-serif; color: #222; }
-body { display: flex; flex-direction: column; }
-header { padding: .4rem .8rem; border-bottom: 1px solid #ddd; background: #fafafa; }
-header h1 { font-size: 1.05rem; margin: 0 0 .2rem; }
-body.embed header h1 { display: none; }
-.notice { margin: .2rem 0; color: #7a4b00; }
-.legend { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap;
-          gap: .2rem .9rem; }
-.legend li { display: flex; align-items: center; gap: .3rem; font-size: 12px; }
-.legend svg { width: 14px; height: 14px; }
-#graph { flex: 1; min-height: 320px; position: relative; }
-#graph-empty { padding: 2rem; color: #666; }
-div.vis-tooltip { white-space: pre-line; max-width: 28rem; font: 12px/1.35 system-ui, sans-serif; }
-</style>
-</head>
-<body class="{{ 'embed' if embed else '' }}" data-graph-state="loading">
-<header>
-<h1>{{ title }}</h1>
-{% if trimmed -%}
-<p class="notice" id="trim-notice" role="status">Showing {{ shown }}
-{%- if total %} of {{ total }}{% endif %} nodes: this view is capped at {{ cap }} nodes
-{%- if centre_hint %} and keeps those nearest to {{ centre_hint }}{% endif %}
-{%- if not total %}; more were left out{% endif %}.
-{%- if has_more %} Grey nodes stand for the papers that did not fit.{% endif %}</p>
-{%- endif %}
-<ul class="legend" aria-label="Legend">
-{% for type, name, colour, shape in legend %}<li data-type="{{ type }}">
-<svg viewBox="0 0 14 14" aria-hidden="true">{{ shape_svg(shape, colour) }}</svg>{{ name }}</li>
-{% endfor %}</ul>
-</header>
-<div id="graph" role="img" aria-label="{{ title }}: {{ shown }} nodes, {{ edges }} edges">
-{%- if not shown %}<p id="graph-empty">Nothing to show.</p>{% endif %}</div>
-<script type="application/json" id="graph-data">{{ data|tojson }}</script>
-<script>{{ init_js|safe }}</script>
-</body>
-</html>
-"""
-
-# The page's own script: draw, freeze the layout once stabilised, follow node links.
-_INIT_JS = """
-(function () {
-  "use strict";
-  var data = JSON.parse(document.getElementById("graph-data").textContent);
-  var body = document.body;
-  if (!data.nodes.length) { body.dataset.graphState = "still"; return; }
-  var nodes = new vis.DataSet(data.nodes);
-  var edges = new vis.DataSet(data.edges);
-  var network = new vis.Network(document.getElementById("graph"),
-                                {nodes: nodes, edges: edges}, data.options);
-  window.paperkgNetwork = network;
-  network.once("stabilizationIterationsDone", function () {
-    network.setOptions({physics: false});
-    window.paperkgStillAt = performance.now();
-    body.dataset.graphState = "still";
-  });
-  network.on("hoverNode", function (params) {
-    var node = nodes.get(params.node);
-    network.canvas.body.container.style.cursor = node && node.url ? "pointer" : "default";
-  });
-  network.on("blurNode", function () {
-    network.canvas.body.container.style.cursor = "default";
-  });
-  network.on("click", function (params) {
-    if (params.nodes.length !== 1) { return; }
-    var node = nodes.get(params.nodes[0]);
-    if (!node || !node.url) { return; }
-    var target = window;
-    // Inside the paper/entity pages' iframe, open the page in the whole tab.
-    try {
-      if (window.top && window.top.location.host === window.location.host) { target = window.top; }
-    } catch (e) { target = window; }
-    target.location.assign(node.url);
-  });
-})();
-"""
-
-_SHAPES: dict[str, str] = {
-    "dot": '<circle cx="7" cy="7" r="6" fill="{c}"/>',
-    "square": '<rect x="1" y="1" width="12" height="12" fill="{c}"/>',
-    "diamond": '<polygon points="7,0 14,7 7,14 0,7" fill="{c}"/>',
-    "hexagon": '<polygon points="3.5,1 10.5,1 14,7 10.5,13 3.5,13 0,7" fill="{c}"/>',
-    "triangle": '<polygon points="7,1 13.5,13 0.5,13" fill="{c}"/>',
-    "triangleDown": '<polygon points="0.5,1 13.5,1 7,13" fill="{c}"/>',
-    "star": '<polygon points="7,0 8.8,5 14,5 9.8,8.2 11.4,13.5 7,10.3 2.6,13.5 4.2,8.2 0,5 5.2,5" '
-    'fill="{c}"/>',
-    "box": '<rect x="0" y="3" width="14" height="8" rx="2" fill="{c}"/>',
-}
-
-
-def _shape_svg(shape: str, colour: str) -> jinja2.utils.markupsafe.Markup:
-    # Both arguments come from NODE_STYLES, never from the graph.
-    return jinja2.utils.markupsafe.Markup(_SHAPES.get(shape, _SHAPES["dot"]).format(c=colour))
-
-
-@cache
-def _environment() -> jinja2.Environment:
-    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
-    env.globals["shape_svg"] = _shape_svg
-    return env
-
-
-@cache
-def vis_library() -> tuple[str, str]:
-    """(JavaScript, CSS) of the vis-network copy bundled with pyvis."""
-    lib = resources.files("pyvis") / "templates" / "lib" / VIS_LIB
-    js = (lib / "vis-network.min.js").read_text(encoding="utf-8")
-    css = (lib / "vis-network.css").read_text(encoding="utf-8")
-    # Inlined into a <script>/<style>: a closing tag inside would end it early.
-    if "</script" in js.lower() or "</style" in css.lower():
-        raise RuntimeError("bundled vis-network contains a closing tag; cannot inline it")
-    return js, css
-
-
-def _legend(types: Iterable[str]) -> list[tuple[str, str, str, str]]:
-    present = set(types)
-    rows = [(t, *NODE_STYLES[t]) for t in NODE_STYLES if t in present]
-    if "more" in present:
-        rows.append(("more", *MORE_STYLE))
-    return rows
-
-
-def render_view(
-    data: Mapping[str, Any],
-    *,
-    title: str,
-    static_url: str = "/static",
-    inline_lib: bool = False,
-    embed: bool = False,
-    centre_hint: str | None = None,
-) -> str:
-    """The HTML page of a view made by `view_data`."""
-    js, css = vis_library() if inline_lib else ("", "")
-    payload = {"nodes": data["nodes"], "edges": data["edges"], "options": data["options"]}
-    return _environment().from_string(_TEMPLATE).render(
-        title=title,
-        static_url=static_url.rstrip("/"),
-        inline_lib=inline_lib,
-        lib_js=js,
-        lib_css=css,
-        embed=embed,
-        trimmed=data["trimmed"],
-        shown=data["shown"],
-        total=data["total"],
-        cap=data["cap"],
-        edges=len(data["edges"]),
-        has_more=any(node.get("group") == "more" for node in data["nodes"]),
-        centre_hint=centre_hint,
-        legend=_legend(node.get("group", "other") for node in data["nodes"]),
-        data=payload,
-        init_js=_INIT_JS,
-    )
 
 
 def neighbourhood_html(
@@ -475,109 +290,6 @@ def neighbourhood_html(
         data, title=title, static_url=static_url, inline_lib=inline_lib, embed=embed,
         centre_hint=hint,
     )
-
-
-def overview_html(
-    graph: nx.Graph,
-    *,
-    title: str = "Overview",
-    cap: int = DEFAULT_CAP,
-    trimmed: bool = False,
-    static_url: str = "/static",
-    embed: bool = False,
-    link_base: str | None = "/id",
-    inline_lib: bool = False,
-    base: str = DEFAULT_BASE,
-) -> str:
-    """A page drawing an overview graph (top entities and their papers), capped at `cap`."""
-    data = view_data(graph, cap=cap, link_base=link_base, base=base)
-    if trimmed and not data["trimmed"]:
-        data["trimmed"] = True
-        # aggregate_overview records how many entities and papers it summarised.
-        data["total"] = graph.graph.get("total")
-    return render_view(
-        data, title=title, static_url=static_url, inline_lib=inline_lib, embed=embed
-    )
-
-
-def aggregate_overview(
-    graph: nx.Graph, cap: int, *, base: str = DEFAULT_BASE
-) -> tuple[nx.Graph, bool]:
-    """Top entities by support with their papers, at most `cap` nodes.
-
-    Entities are taken by support while they fit; each entity's papers fill the room that
-    is left, and the papers that do not fit become one "+N papers" node per entity.
-    Returns the graph and whether anything was aggregated or left out.
-    """
-    if cap < 2:
-        raise ValueError(f"cap must be at least 2, not {cap}")
-    entities = [
-        (node, attrs)
-        for node, attrs in graph.nodes(data=True)
-        if node_ref(node, attrs, base)[0] not in ("paper", "claim")
-    ]
-    entities.sort(key=lambda item: (-_support(item[1]), str(item[0])))
-    # Half the room for entities, the rest for papers and "+N" nodes.
-    entity_room = max(1, min(len(entities), cap // 2))
-    chosen = entities[:entity_room]
-    out = nx.DiGraph()
-    for node, attrs in chosen:
-        out.add_node(node, **attrs)
-    room = cap - len(out)
-    aggregated = len(entities) > entity_room
-    undirected = graph.to_undirected(as_view=True)
-    papers_of: dict[Hashable, list[Hashable]] = {}
-    for node, _ in chosen:
-        papers = [
-            p for p in undirected.neighbors(node)
-            if node_ref(p, graph.nodes[p], base)[0] == "paper"
-        ]
-        papers.sort(key=lambda p: (-undirected.degree(p), str(p)))
-        papers_of[node] = papers
-    # Round-robin over entities so each keeps some papers; a paper shared by many entities
-    # counts once.
-    queues = {node: deque(papers) for node, papers in papers_of.items()}
-    reserve = sum(1 for q in queues.values() if q)  # room for the "+N" nodes if needed
-    while room > reserve and any(queues.values()):
-        for node in list(queues):
-            queue = queues[node]
-            while queue and queue[0] in out:
-                paper = queue.popleft()
-                out.add_edge(paper, node, **graph.get_edge_data(paper, node, default={}))
-            if not queue or room <= reserve:
-                continue
-            paper = queue.popleft()
-            out.add_node(paper, **graph.nodes[paper])
-            out.add_edge(paper, node, **_edge_attrs(graph, paper, node))
-            room -= 1
-    for node, queue in queues.items():
-        left = [p for p in queue if p not in out]
-        for paper in queue:
-            if paper in out and not out.has_edge(paper, node):
-                out.add_edge(paper, node, **_edge_attrs(graph, paper, node))
-        if left:
-            aggregated = True
-            _, slug = node_ref(node, graph.nodes[node], base)
-            more = f"more/{node_ref(node, graph.nodes[node], base)[0]}-{slug}"
-            out.add_node(more, type="more", slug=slug, label=f"+{len(left)} papers",
-                         count=len(left))
-            out.add_edge(more, node, relation="more")
-    out.graph["total"] = sum(
-        1 for n, a in graph.nodes(data=True) if node_ref(n, a, base)[0] != "claim"
-    )
-    return out, aggregated
-
-
-def _edge_attrs(graph: nx.Graph, u: Hashable, v: Hashable) -> dict[str, Any]:
-    data = graph.get_edge_data(u, v)
-    if data is None and graph.is_directed():
-        data = graph.get_edge_data(v, u)
-    return dict(data or {})
-
-
-def projection(store: Any, *, base: str = DEFAULT_BASE) -> nx.DiGraph:
-    """The store's networkx projection (graph.network's, cached per store generation)."""
-    return network.projection(store, base)
 
 
 def neighbourhood_subgraph(

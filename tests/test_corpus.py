@@ -213,7 +213,8 @@ def test_jsonl_record_with_every_field() -> None:
         venue="ICLR",
         keywords=("pruning", "attention"),
         url="https://example.org/p1",
-        extra={"doi": "10.1/xyz", "pages": "[1, 9]"},
+        doi="10.1/xyz",
+        extra={"pages": "[1, 9]"},
         source=fixture("papers.jsonl") + ":1",
     )
 
@@ -283,7 +284,7 @@ def test_jsonl_same_field_twice_in_two_cases_is_refused(tmp_path: Path) -> None:
 def test_json_array_records_with_their_start_lines() -> None:
     papers = read_one(fixture("papers.json"))
     assert [(p.key, p.id, p.source) for p in papers] == [
-        ("p-1", "P 1", fixture("papers.json") + ":2"),
+        ("p-1-6b906186", "P 1", fixture("papers.json") + ":2"),
         (abstract_key("Second record, on one line."), None, fixture("papers.json") + ":9"),
     ]
 
@@ -316,8 +317,13 @@ def test_json_non_object_element_is_refused(tmp_path: Path) -> None:
 
 
 def test_json_trailing_data_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, "a.json", '{\n "abstract": "A."\n}\n{"abstract": "B."}\n')
+    raises_input_error(path, "line 4:", "extra data")
+
+
+def test_json_file_of_one_object_a_line_is_read_as_json_lines(tmp_path: Path) -> None:
     path = write(tmp_path, "a.json", '{"abstract": "A."}\n{"abstract": "B."}\n')
-    raises_input_error(path, "line 2:", "extra data")
+    assert [p.abstract for p in read_one(path)] == ["A.", "B."]
 
 
 def test_json_unclosed_array_is_refused(tmp_path: Path) -> None:
@@ -407,7 +413,7 @@ def test_csv_cell_over_128_kib_is_read(tmp_path: Path) -> None:
 def test_bib_entry_fields_braces_accents_and_macros() -> None:
     paper = read_one(fixture("papers.bib"))[0]
     assert paper == Paper(
-        key="muller2024flows",
+        key="muller2024flows-1c1f9e4b",
         abstract="We train Flows with $\\mathcal{O}(n^{2})$ cost on BERT features.",
         title="Normalizing Flows for BERT",
         id="Muller2024Flows",
@@ -415,10 +421,10 @@ def test_bib_entry_fields_braces_accents_and_macros() -> None:
         year=2024,
         venue="International Conference on Machine Learning 2024",
         keywords=("flows", "density"),
+        doi="10.5555/abc",
         extra={
             "entrytype": "inproceedings",
             "booktitle": "International Conference on Machine Learning 2024",
-            "doi": "10.5555/abc",
         },
         source=fixture("papers.bib") + ":4",
     )
@@ -433,7 +439,7 @@ def test_bib_entries_without_abstract_are_skipped_and_listed() -> None:
 def test_bib_parenthesised_entry_and_quoted_values() -> None:
     paper = read_one(fixture("papers.bib"))[1]
     assert (paper.key, paper.title, paper.venue, paper.abstract, paper.source) == (
-        "paren2021",
+        "paren2021-831afc1f",
         "Quoted Value",
         "TMLR",
         "Parenthesised entries work too.",
@@ -549,7 +555,9 @@ def test_key_ignores_whitespace_and_unicode_form_differences() -> None:
 @pytest.mark.parametrize(
     ("given", "key"),
     [
-        ("Smith 2020", "smith-2020"),
+        ("Smith 2020", "smith-2020-ed91ed31"),
+        ("smith 2020", "smith-2020"),
+        ("https://openalex.org/W4391234567", "w4391234567-11d8de1a"),
         ("<a href=\"x\">", "a-href-x-1651a2ca"),
         ("naïve:paper", "naive-paper-3a03f86d"),
         ("论文 7", "7-859dd102"),
@@ -566,11 +574,11 @@ def test_same_abstract_twice_is_merged_and_reported(tmp_path: Path) -> None:
     path = write(
         tmp_path,
         "a.jsonl",
-        '{"abstract": "Twice  told."}\n{"abstract": "Twice told.", "title": "T", "doi": "d"}\n',
+        '{"abstract": "Twice  told."}\n{"abstract": "Twice told.", "title": "T", "pages": "d"}\n',
     )
     corpus = read_corpus([path])
     assert [(p.abstract, p.title, dict(p.extra), p.source) for p in corpus.papers] == [
-        ("Twice  told.", "T", {"doi": "d"}, f"{path}:1"),
+        ("Twice  told.", "T", {"pages": "d"}, f"{path}:1"),
     ]
     assert corpus.duplicates == [
         Duplicate(abstract_key("Twice told."), f"{path}:2", False, f"{path}:1")
@@ -581,11 +589,24 @@ def test_same_id_with_a_different_abstract_keeps_the_first(tmp_path: Path) -> No
     path = write(
         tmp_path,
         "a.jsonl",
-        '{"id": "p1", "abstract": "First."}\n{"id": "P1", "abstract": "Second.", "title": "T"}\n',
+        '{"id": "p1", "abstract": "First."}\n{"id": "p1", "abstract": "Second.", "title": "T"}\n',
     )
     corpus = read_corpus([path])
     assert [(p.key, p.abstract, p.title) for p in corpus.papers] == [("p1", "First.", None)]
     assert corpus.duplicates == [Duplicate("p1", f"{path}:2", True, f"{path}:1")]
+
+
+def test_ids_that_differ_only_in_case_are_two_papers(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "a.jsonl",
+        '{"id": "B1tC-LT6W", "abstract": "First."}\n{"id": "b1tc-lt6w", "abstract": "Second."}\n',
+    )
+    corpus = read_corpus([path])
+    assert [(p.key, p.id) for p in corpus.papers] == [
+        ("b1tc-lt6w-cf988b52", "B1tC-LT6W"), ("b1tc-lt6w", "b1tc-lt6w"),
+    ]
+    assert corpus.duplicates == []
 
 
 def test_duplicates_across_files_are_reported(tmp_path: Path) -> None:

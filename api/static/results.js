@@ -1,4 +1,5 @@
-/* Results table: sort by a column, filter by text, metric and dataset. */
+/* Results: sort the table by a column; filter it and the leaderboards by dataset, metric and
+   text. The chosen dataset and metric stay in the address, so a filtered page can be shared. */
 (function () {
   "use strict";
   var table = document.getElementById("results-table");
@@ -10,6 +11,7 @@
   var metric = document.getElementById("filter-metric");
   var dataset = document.getElementById("filter-dataset");
   var count = document.getElementById("row-count");
+  var boards = Array.prototype.slice.call(document.querySelectorAll("#leaderboards .board"));
   var collator = new Intl.Collator(undefined, {numeric: true, sensitivity: "base"});
 
   function cellKey(row, index, numeric) {
@@ -45,7 +47,19 @@
       r.hidden = !ok;
       if (ok) { shown++; }
     });
-    count.textContent = shown + " of " + rows.length + " rows";
+    count.textContent = shown + " of " + rows.length + " results";
+    boards.forEach(function (b) {
+      b.hidden = !((!m || b.dataset.metric === m) && (!d || b.dataset.dataset === d));
+    });
+  }
+
+  function remember() {
+    var params = new URLSearchParams(window.location.search);
+    [["dataset", dataset.value], ["metric", metric.value]].forEach(function (pair) {
+      if (pair[1]) { params.set(pair[0], pair[1]); } else { params.delete(pair[0]); }
+    });
+    var query = params.toString();
+    window.history.replaceState(null, "", window.location.pathname + (query ? "?" + query : ""));
   }
 
   headers.forEach(function (th, i) {
@@ -53,7 +67,7 @@
     (button || th).addEventListener("click", function () { sortBy(i); });
   });
   text.addEventListener("input", applyFilters);
-  metric.addEventListener("change", applyFilters);
-  dataset.addEventListener("change", applyFilters);
+  metric.addEventListener("change", function () { applyFilters(); remember(); });
+  dataset.addEventListener("change", function () { applyFilters(); remember(); });
   applyFilters();
 })();

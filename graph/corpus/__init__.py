@@ -4,7 +4,10 @@
 sorted by name; hidden files and other extensions are skipped) and returns a `Corpus`:
 `papers`, `titles` (path -> title of a .txt list), `duplicates` and `skipped`.
 
-Formats, chosen by extension (any case):
+Formats are found by content first (gzip of any format, RIS, BibTeX, JSON Lines, service
+answers), then by extension (any case, under ``.gz``); `graph.corpus.detect` has the rules
+and `graph.corpus.schemas` the record shapes of OpenAlex, arXiv, Semantic Scholar,
+OpenReview and CSL-JSON; docs/formats.md is the table for users. The plain formats:
 
 ``.txt``
     Abstracts separated by blank lines (a line of only whitespace is blank). If the first
@@ -32,15 +35,19 @@ Formats, chosen by extension (any case):
     space. The entry type is kept in ``extra["entrytype"]``.
 
 Record fields (JSON keys, CSV columns, BibTeX fields; names match in any case):
-``abstract`` (required, non-empty text), ``title``, ``id``, ``authors`` (a list of names or
+``abstract`` (required, non-empty text), ``title``, ``id``, ``doi``, ``arxiv``, ``openalex``,
+``authors`` (or ``author``; a list of names or
 of ``{"name": ...}`` objects, or one string split on ";" if it has one, else on " and "),
 ``year`` (a whole number, or text of up to four digits), ``venue``, ``keywords`` (a list,
-or one string split on ";" if it has one, else on ","), ``url``. Any other field is kept in
-``Paper.extra``: strings as they are, other JSON values JSON-encoded (``[1, 2]``, ``null``).
+or one string split on ";" if it has one, else on ","), ``url`` (or ``site``). Any other
+field is kept in ``Paper.extra``: strings as they are, other JSON values JSON-encoded
+(``[1, 2]``, ``null``).
 A record with no or an empty abstract is an error naming its line.
 
-Keys: a paper's key is its ``id`` made IRI-safe with `graph.slug.slugify` (so "P 1" and
-"p-1" are one key), else the first 12 hex digits of the SHA-256 of its normalised abstract
+Keys: a paper's key is its ``id`` made IRI-safe with `graph.slug.slugify` (so "p 1" and
+"p-1" are one key); an id with capitals also gets 8 hex digits of the SHA-256 of the id as
+given ("P 1" -> "p-1-6b906186"), so ids that differ only in case never share a key. Without
+an id, the key is the first 12 hex digits of the SHA-256 of its normalised abstract
 (NFC, whitespace runs collapsed to one space, stripped). The same abstract always gets the
 same key, in any format. Two records with the same key are never an error: the first is
 kept, and each later one is listed in `Corpus.duplicates`; if its abstract is the same

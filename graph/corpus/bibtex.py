@@ -14,8 +14,9 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from graph.corpus.records import Parsed, make_paper
+from graph.corpus.records import Parsed
 from graph.errors import InputError
+from graph.text_clean import ACCENT, COMBINING
 
 _TYPE = re.compile(r"[A-Za-z]+")
 _SPACE = re.compile(r"\s*")
@@ -34,11 +35,7 @@ _MONTHS = dict(
         strict=True,
     )
 )
-_COMBINING = {
-    '"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303", "=": "\u0304",
-    ".": "\u0307", "c": "\u0327", "v": "\u030c", "u": "\u0306", "H": "\u030b", "k": "\u0328",
-}
-_ACCENT = re.compile(r"""\\(["'`^~=.]|[cvuHk](?=[\s{]))\s*(?:\{([A-Za-z])\}|([A-Za-z]))""")
+_ACCENT = re.compile(ACCENT)
 _LETTERS = {r"\ss": "ß", r"\o": "ø", r"\O": "Ø", r"\ae": "æ", r"\AE": "Æ", r"\aa": "å",
             r"\AA": "Å", r"\l": "ł", r"\L": "Ł", r"\i": "ı"}
 _LETTER = re.compile(r"\{?(\\(?:ss|o|O|ae|AE|aa|AA|l|L|i))(?![A-Za-z])\}?")
@@ -228,7 +225,7 @@ def strip_braces(value: str) -> str:
 
 def _accent(match: re.Match[str]) -> str:
     letter = match.group(2) or match.group(3)
-    return unicodedata.normalize("NFC", letter + _COMBINING[match.group(1)])
+    return unicodedata.normalize("NFC", letter + COMBINING[match.group(1)])
 
 
 def split_authors(value: str) -> list[str]:
@@ -248,7 +245,7 @@ def split_authors(value: str) -> list[str]:
 
 
 def read_bib(text: str, path: str, max_chars: int) -> Parsed:
-    parsed = Parsed()
+    parsed = Parsed(kind="BibTeX")
     for entry in _Parser(text, path).entries():
         if not entry.fields.get("abstract", "").strip():
             parsed.skipped.append(f"{path}:{entry.line}")
@@ -262,11 +259,11 @@ def read_bib(text: str, path: str, max_chars: int) -> Parsed:
                 record[f"bibtex {name}"] = strip_braces(value)
             else:
                 record[name] = strip_braces(value)
+        if str(record.get("archiveprefix", "")).casefold() == "arxiv" and "eprint" in record:
+            record.setdefault("arxiv", record["eprint"])
         venue = next((record[n] for n in _VENUE_FIELDS if n in record), None)
         if venue is not None:
             record["venue"] = venue
         where = f"{path}: line {entry.line} (@{entry.type}{{{entry.key}}})"
-        parsed.papers.append(
-            make_paper(record, path=path, line=entry.line, where=where, max_chars=max_chars)
-        )
+        parsed.add(record, path=path, line=entry.line, where=where, max_chars=max_chars)
     return parsed

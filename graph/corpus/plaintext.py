@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from graph.corpus.records import Parsed, make_paper
+from graph.corpus.records import Parsed
 from graph.corpus.text import clean
 from graph.errors import InputError
 
@@ -43,21 +43,13 @@ def paragraphs(text: str) -> list[tuple[int, str]]:
 
 def read_txt(text: str, path: str, max_chars: int) -> Parsed:
     blocks = paragraphs(text)
-    parsed = Parsed()
+    parsed = Parsed(kind="text")
     if blocks and is_title(blocks[0][1]):
         _, title = blocks.pop(0)
         parsed.title = clean(title).strip() or None
         if not blocks:
             raise InputError(f'{path}: no abstracts found (only the title line "{parsed.title}")')
     for line, block in blocks:
-        parsed.papers.append(
-            make_paper(
-                {"abstract": block},
-                path=path,
-                line=line,
-                where=f"{path}: line {line}",
-                max_chars=max_chars,
-                default_venue=parsed.title,
-            )
-        )
+        parsed.add({"abstract": block}, path=path, line=line, where=f"{path}: line {line}",
+                   max_chars=max_chars, default_venue=parsed.title)
     return parsed

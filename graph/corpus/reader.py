@@ -5,14 +5,23 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from graph.corpus.bibtex import read_bib
+from graph.corpus.detect import (
+    EXTENSIONS,
+    detect,
+    gunzip,
+    inner_suffix,
+    is_corpus_name,
+    unsupported,
+)
 from graph.corpus.jsonfiles import read_json, read_jsonl
 from graph.corpus.plaintext import read_txt
-from graph.corpus.records import Parsed
+from graph.corpus.records import Notes, Parsed
+from graph.corpus.ris import read_ris
 from graph.corpus.tables import read_table
 from graph.corpus.text import MAX_FIELD_CHARS, abstract_key, decode
 from graph.errors import InputError
@@ -20,16 +29,17 @@ from graph.model import Paper
 
 Reader = Callable[[str, str, int], Parsed]
 
-#: extension -> reader(text, path, max_chars)
+#: format name -> reader(text, path, max_chars)
 READERS: dict[str, Reader] = {
-    ".txt": read_txt,
-    ".jsonl": read_jsonl,
-    ".json": read_json,
-    ".csv": functools.partial(read_table, delimiter=","),
-    ".tsv": functools.partial(read_table, delimiter="\t"),
-    ".bib": read_bib,
+    "txt": read_txt,
+    "jsonl": read_jsonl,
+    "json": read_json,
+    "csv": functools.partial(read_table, delimiter=","),
+    "tsv": functools.partial(read_table, delimiter="\t"),
+    "bib": read_bib,
+    "ris": read_ris,
 }
-SUPPORTED_EXTENSIONS: tuple[str, ...] = tuple(READERS)
+SUPPORTED_EXTENSIONS: tuple[str, ...] = tuple(EXTENSIONS)
 
 
 @dataclass(frozen=True)
@@ -52,8 +62,28 @@ class Corpus:
     #: path -> the title line of a .txt list
     titles: dict[str, str] = field(default_factory=dict)
     duplicates: list[Duplicate] = field(default_factory=list)
-    #: "path:line" of BibTeX entries skipped for having no abstract
+    #: "path:line" of BibTeX/RIS entries and reference records skipped for having no abstract
     skipped: list[str] = field(default_factory=list)
+    #: path -> what its records held that was not read (formats, unmapped fields)
+    notes: dict[str, Notes] = field(default_factory=dict)
+
+    def unmapped_fields(self) -> dict[str, int]:
+        """Field name -> records that kept it unmapped, over every file."""
+        total: Counter[str] = Counter()
+        for notes in self.notes.values():
+            total.update(notes.unmapped)
+        return dict(sorted(total.items()))
+
+    def warnings(self) -> list[str]:
+        """One line per file and field that looks like authors, a venue or a date but is not
+        read, in records that have none of their own."""
+        lines = []
+        for path, notes in self.notes.items():
+            for (name, kind), count in sorted(notes.lookalikes.items()):
+                lines.append(f'{path}: field "{name}" looks like the {kind} but is not read '
+                             f"({count} record{'s' if count != 1 else ''} without {kind}); "
+                             f'rename it "{kind}" to use it')
+        return lines
 
 
 def read_corpus(
@@ -71,6 +101,7 @@ def read_corpus(
         if parsed.title:
             corpus.titles[path] = parsed.title
         corpus.skipped.extend(parsed.skipped)
+        corpus.notes[path] = parsed.notes
         for paper in parsed.papers:
             if paper.key not in index:
                 index[paper.key] = len(corpus.papers)
@@ -96,7 +127,7 @@ def corpus_files(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
                 for entry in os.scandir(path)
                 if entry.is_file()
                 and not entry.name.startswith(".")
-                and Path(entry.name).suffix.lower() in READERS
+                and is_corpus_name(entry.name)
             )
             if not found:
                 raise InputError(
@@ -118,17 +149,17 @@ def corpus_files(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
 
 
 def read_file(path: str, *, max_chars: int = MAX_FIELD_CHARS) -> Parsed:
-    reader = READERS.get(Path(path).suffix.lower())
-    if reader is None:
-        raise InputError(
-            f"{path}: unsupported file type; supported: {', '.join(SUPPORTED_EXTENSIONS)}"
-        )
+    """One file, in the format its content (else its extension) shows; gzipped or not."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror}") from None
-    parsed = reader(decode(data, path), path, max_chars)
+    data = gunzip(data, path)
+    if inner_suffix(path) not in EXTENSIONS and b"\x00" in data[:65536]:
+        raise unsupported(path)  # a binary file of another kind, not a corpus gone wrong
+    text = decode(data, path)
+    parsed = READERS[detect(text, path)](text, path, max_chars)
     if not parsed.papers:
         detail = f" ({len(parsed.skipped)} entries without an abstract)" if parsed.skipped else ""
         raise InputError(f"{path}: no abstracts found{detail}")
@@ -138,7 +169,8 @@ def read_file(path: str, *, max_chars: int = MAX_FIELD_CHARS) -> Parsed:
 def _merge(kept: Paper, other: Paper) -> Paper:
     """Fill what the kept record lacks from a duplicate with the same abstract."""
     changes: dict[str, object] = {}
-    for name in ("title", "authors", "year", "venue", "keywords", "url"):
+    for name in ("title", "authors", "year", "venue", "keywords", "url", "doi", "arxiv",
+                 "openalex"):
         if not getattr(kept, name) and getattr(other, name):
             changes[name] = getattr(other, name)
     missing = {k: v for k, v in other.extra.items() if k not in kept.extra}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 
-from graph.corpus.records import Parsed, make_paper
+from graph.corpus.records import Parsed
 from graph.errors import InputError
 
 # The csv module refuses fields over 128 KiB by default, and the limit is process-wide.
@@ -38,7 +38,7 @@ def _header(row: list[str], path: str, line: int) -> list[str]:
 
 def read_table(text: str, path: str, max_chars: int, *, delimiter: str) -> Parsed:
     _allow_long_fields()
-    parsed = Parsed()
+    parsed = Parsed(kind="TSV" if delimiter == "\t" else "CSV")
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     header: list[str] | None = None
     abstract_column = ""
@@ -59,12 +59,8 @@ def read_table(text: str, path: str, max_chars: int, *, delimiter: str) -> Parse
             # Empty cells are absent fields, except the abstract, which must then be reported.
             record = {name: cell for name, cell in zip(header, row, strict=False) if cell.strip()}
             record.setdefault(abstract_column, "")
-            parsed.papers.append(
-                make_paper(
-                    record, path=path, line=start, where=f"{path}: line {start}",
-                    max_chars=max_chars,
-                )
-            )
+            parsed.add(record, path=path, line=start, where=f"{path}: line {start}",
+                       max_chars=max_chars)
     except csv.Error as exc:
         raise InputError(f"{path}: line {reader.line_num}: malformed CSV: {exc}") from None
     return parsed

@@ -16,6 +16,7 @@ MAX_FIELD_CHARS = 1_000_000
 _UTF8_BOM = b"\xef\xbb\xbf"
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _WHITESPACE = re.compile(r"\s+")
+_SLUG_DIGEST = re.compile(r"(?:^|-)[0-9a-f]{8}$")
 
 
 def _control_table() -> dict[int, str | None]:
@@ -84,6 +85,26 @@ def abstract_key(abstract: str) -> str:
     return hashlib.sha256(normal.encode("utf-8")).hexdigest()[:12]
 
 
+#: An id that is one of these IRIs is keyed by what follows it ("W4391234567").
+_ID_IRIS = ("https://openalex.org/", "https://doi.org/", "https://arxiv.org/abs/")
+
+
 def paper_key(id: str | None, abstract: str) -> str:
-    """The slugged `id` when there is one, else the abstract's hash key."""
-    return slugify(id) if id else abstract_key(abstract)
+    """The `id` as an IRI-safe slug when there is one, else the abstract's hash key.
+
+    A lower-case id keys as its slug ("smith-2020", "2401.04321"). An id with capitals gets
+    the first 8 hex digits of the SHA-256 of the id as given after its slug
+    ("B1tC-LT6W" -> "b1tc-lt6w-6d5cd2ba"), so ids that differ only in case never share a
+    key, while keys of lower-case ids stay as they were.
+    """
+    if not id:
+        return abstract_key(abstract)
+    local = next((id[len(iri):] for iri in _ID_IRIS if id.startswith(iri) and id[len(iri):]),
+                 id)
+    slug = slugify(local)
+    if local == local.lower():
+        return slug
+    # the slug's own digest (of the case-folded id) gives way to one of the id as given
+    readable = _SLUG_DIGEST.sub("", slug)
+    digest = hashlib.sha256(local.encode("utf-8")).hexdigest()[:8]
+    return f"{readable}-{digest}" if readable else digest

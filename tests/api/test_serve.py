@@ -58,3 +58,26 @@ def test_serves_over_http(store_location):
         process.terminate()
         process.wait(timeout=30)
         process.stderr.close()
+
+
+@pytest.mark.parametrize("command", [
+    [sys.executable, "-m", "api.serve"],
+    [str(Path(sys.executable).with_name("paperkg")), "serve"],
+])
+def test_busy_port_is_one_line_and_exit_2(command):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(command + ["--host", "127.0.0.1", "--port", str(port)],
+                              cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == (f"paperkg: error: port {port} on 127.0.0.1 is in use; "
+                           "choose another with --port\n")
+    assert done.stdout == ""
+
+
+def test_unknown_host_is_one_line():
+    problem = serve.bind_problem("no-such-host.invalid", 5000)
+    assert problem is not None and problem.startswith("--host 'no-such-host.invalid'")
+    assert "\n" not in problem

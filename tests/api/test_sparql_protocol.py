@@ -313,13 +313,49 @@ def test_bad_query_declared_charset(client):
 def test_bad_query_syntax_gives_the_position(client):
     message = _error(client.get("/sparql", query_string={"query": "SELECT * WHERE { ?s ?p }"}),
                      400)
-    assert message.startswith("syntax error at line 1, column 25")
+    assert message.startswith("line 1, column 25: syntax error")
+    assert "\n" not in message
 
 
 def test_bad_query_syntax_on_second_line(client):
     message = _error(client.get("/sparql", query_string={
         "query": "SELECT ?s\nWHERE { ?s ?p ?o . FILTER( }"}), 400)
-    assert "line 2" in message
+    assert message.startswith("line 2, column ")
+
+
+def test_undeclared_prefix_says_which_line_to_add(client):
+    query = "SELECT ?m\nWHERE { ?m a pkg:Method }"
+    message = _error(client.get("/sparql", query_string={"query": query}), 400)
+    assert message == ("line 2, column 14: prefix pkg: is not declared — add PREFIX pkg: "
+                       "<https://w3id.org/paperkg/ns#>")
+
+
+def test_misspelt_query_form_is_named(client):
+    message = _error(client.get("/sparql", query_string={"query": "SELEC * WHERE { ?s ?p ?o }"}),
+                     400)
+    assert message == ("line 1, column 1: expected SELECT, ASK, CONSTRUCT or DESCRIBE (after "
+                       "any PREFIX and BASE lines), found 'SELEC'")
+
+
+def test_update_as_a_query_is_refused_with_why(client):
+    query = "PREFIX ex: <http://example.org/>\nINSERT DATA { ex:a ex:b ex:c }"
+    message = _error(client.get("/sparql", query_string={"query": query}), 403)
+    assert message.startswith("INSERT is an update, and this endpoint is read-only")
+
+
+def test_relative_iris_resolve_against_the_endpoint(client):
+    query = "SELECT ?x WHERE { BIND(<other#x> AS ?x) }"
+    response = client.get("/sparql", query_string={"query": query})
+    assert response.status_code == 200, response.data
+    assert json.loads(response.data)["results"]["bindings"] == [
+        {"x": {"type": "uri", "value": "http://localhost/other#x"}}]
+
+
+def test_negative_numbers_and_a_variable_named_from(client):
+    query = "# from\nSELECT ?from WHERE { ?from <http://a/b> -1.0 }"
+    response = client.get("/sparql", query_string={"query": query})
+    assert response.status_code == 200, response.data
+    assert json.loads(response.data)["results"]["bindings"] == []
 
 
 def test_form_post_without_query(client):

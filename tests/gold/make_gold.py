@@ -2,6 +2,9 @@
 
 Run from the repository root:  .venv/bin/python tests/gold/make_gold.py [--scirex DIR] [--out FILE]
 
+Besides FILE (every paper) it writes scirex-train.json and scirex-dev.json next to it: the same
+papers divided by the fixed split of graph.splits (20 % dev, by a hash of the doc id).
+
 The output is deterministic: papers sorted by doc id, entities and mentions in a fixed order,
 JSON written with sorted keys where order carries no meaning.
 """
@@ -17,6 +20,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+
+from graph.splits import SCIREX_DEV_SHARE, is_dev  # noqa: E402
+
 DEFAULT_SCIREX = ROOT.parent / "shared" / "data" / "scirex" / "train_docs"
 ANNOTATIONS = HERE / "annotations.json"
 DEFAULT_OUT = HERE / "dev.json"
@@ -430,6 +437,25 @@ def build(scirex_dir: Path, annotations_path: Path | None = ANNOTATIONS) -> dict
     return {"version": 1, "source": SOURCE, "skipped": skipped, "papers": papers}
 
 
+def split(gold: dict) -> dict[str, dict]:
+    """{"train": gold, "dev": gold}: the papers divided by the fixed SciREX split."""
+    out = {}
+    for name, want_dev in (("train", False), ("dev", True)):
+        papers = [p for p in gold["papers"] if is_dev(p["id"], SCIREX_DEV_SHARE) == want_dev]
+        out[name] = {
+            **gold,
+            "source": f"{gold['source']} Split: {name} (graph.splits, "
+            f"{SCIREX_DEV_SHARE:.0%} dev by a hash of the doc id).",
+            "skipped": [d for d in gold["skipped"] if is_dev(d, SCIREX_DEV_SHARE) == want_dev],
+            "papers": papers,
+        }
+    return out
+
+
+def _write(path: Path, gold: dict) -> None:
+    path.write_text(json.dumps(gold, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scirex", type=Path, default=DEFAULT_SCIREX)
@@ -439,7 +465,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"make_gold: SciREX folder not found: {args.scirex}", file=sys.stderr)
         return 2
     gold = build(args.scirex)
-    args.out.write_text(json.dumps(gold, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    _write(args.out, gold)
+    for name, part in split(gold).items():
+        _write(args.out.parent / f"scirex-{name}.json", part)
+        print(f"wrote {args.out.parent / f'scirex-{name}.json'}: {len(part['papers'])} papers")
     n_ann = sum(1 for p in gold["papers"] if "claims" in p or "domains" in p)
     print(
         f"wrote {args.out}: {len(gold['papers'])} papers ({n_ann} hand-annotated), "

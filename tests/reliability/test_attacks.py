@@ -184,9 +184,9 @@ TRAVERSALS = [
     "%c0%ae%c0%ae/secret.txt", "graph.ttl/../../secret.txt", "./../secret.txt",
     "%2e%2e%5c%2e%2e%5cetc%5cpasswd", "..;/secret.txt", "graph.ttl%00.txt",
 ]
-STATIC_TRAVERSALS = [t.replace("secret.txt", "pages.py").replace("graph.ttl", "vendor")
+STATIC_TRAVERSALS = [t.replace("secret.txt", "serve.py").replace("graph.ttl", "vendor")
                      for t in TRAVERSALS] + ["vendor/../../__init__.py",
-                                             "vendor/vis-network/../../../pages.py"]
+                                             "vendor/vis-network/../../../serve.py"]
 
 
 def raw_get(live: tuple[str, int], path: str, headers: dict | None = None

@@ -50,6 +50,8 @@ def main() -> None:
         ("home.png", "/", None),
         ("paper.png", f"/paper/{args.paper}", "iframe.viz"),
         ("neighbourhood.png", f"/viz/neighbourhood?node={args.node}&depth=2", "#graph"),
+        ("overview.png", "/viz/overview", "#graph"),
+        ("results.png", "/results", None),
     ]
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)

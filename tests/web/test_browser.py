@@ -222,47 +222,84 @@ def test_tooltip_is_plain_text(page: tuple[Any, Watch]) -> None:
     assert watch.dialogs == []
 
 
-def test_sparql_page_runs_a_query_and_downloads_csv(page: tuple[Any, Watch]) -> None:
-    tab, watch = page
-    tab.goto(tab.server + "/sparql/ui", wait_until="load")
-    assert tab.locator("#highlight .tok-keyword").count() > 0
-    query = ("SELECT ?p ?title WHERE { ?p a pkg:Paper ; dcterms:title ?title }"
-             " ORDER BY ?p")
-    tab.fill("#query", query)
-    assert tab.locator("#highlight .tok-var").first.inner_text() == "?p"
-    tab.click("#run")
-    tab.wait_for_selector("#sparql-results tbody tr")
-    rows = tab.locator("#sparql-results tbody tr")
-    assert rows.count() == 15
-    assert tab.locator("#sparql-results th").all_inner_texts() == ["p", "title"]
-    # The hostile title is text in a cell, and the paper IRI links to its page.
-    assert f'"Quoted" & <b>bold</b> {SCRIPT} title' in tab.locator("#sparql-results").inner_text()
-    assert tab.locator("#sparql-results a[href='/paper/p01']").count() == 1
-    with tab.expect_download() as info:
-        tab.click("button.download[data-format='csv']")
-    download = info.value
-    assert download.suggested_filename == "results.csv"
-    text = open(download.path(), encoding="utf-8").read()
-    assert text.splitlines()[0] == "p,title"
-    assert len(text.splitlines()) == 16
-    assert watch.problems() == {}
-
-
 def test_results_table_sorts_and_filters(page: tuple[Any, Watch]) -> None:
     tab, watch = page
     tab.goto(tab.server + "/results", wait_until="load")
-    total = tab.locator("#results-table tbody tr").count()
+    table = "#results-table tbody"
+    total = tab.locator(f"{table} tr").count()
     assert total == 13
     tab.click("#results-table th[data-key='value'] button")
-    values = [float(v) for v in tab.locator("#results-table tbody td.num").all_inner_texts()]
+    values = [float(v) for v in tab.locator(f"{table} td.num").all_inner_texts()]
     assert values == sorted(values)
     tab.click("#results-table th[data-key='value'] button")
-    values = [float(v) for v in tab.locator("#results-table tbody td.num").all_inner_texts()]
+    values = [float(v) for v in tab.locator(f"{table} td.num").all_inner_texts()]
     assert values == sorted(values, reverse=True)
     tab.select_option("#filter-dataset", "SQuAD")
-    assert tab.locator("#results-table tbody tr:visible").count() == 2
-    assert tab.locator("#row-count").inner_text() == f"2 of {total} rows"
+    assert tab.locator(f"{table} tr:visible").count() == 2
+    assert tab.locator("#row-count").inner_text() == f"2 of {total} results"
+    # Only SQuAD's leaderboard stays, and the address keeps the choice.
+    assert tab.locator("#leaderboards .board:visible").count() == 1
+    assert tab.locator("#leaderboards .board:visible h3 a").first.inner_text() == "SQuAD"
+    assert "dataset=SQuAD" in tab.url
     tab.select_option("#filter-dataset", "")
     tab.fill("#filter-text", "perplexity")
-    assert tab.locator("#results-table tbody tr:visible").count() == 2
+    assert tab.locator(f"{table} tr:visible").count() == 2
+    assert watch.problems() == {}
+
+
+def test_results_leaderboards_rank_by_value(page: tuple[Any, Watch]) -> None:
+    tab, watch = page
+    tab.goto(tab.server + "/results?dataset=CIFAR-10", wait_until="load")
+    boards = tab.locator("#leaderboards .board:visible")
+    assert boards.count() == 2
+    titles = [boards.nth(i).locator("h3").inner_text() for i in range(boards.count())]
+    assert [t.split("\n")[0].split(" lower")[0].split(" higher")[0] for t in titles]
+    fid = tab.locator("#leaderboards .board[data-metric='FID']")
+    assert "lower is better" in fid.locator("h3").inner_text()
+    values = [float(v.split()[0]) for v in fid.locator("td.num[data-value]").all_inner_texts()]
+    assert values == sorted(values) and len(values) == 2
+    # The claim sentence is in the table, its quantity marked.
+    assert tab.locator("#results-table td.quote mark.quantity").count() == 13
+    assert watch.problems() == {}
+
+
+def test_home_example_runs_when_clicked(page: tuple[Any, Watch]) -> None:
+    tab, watch = page
+    tab.goto(tab.server + "/", wait_until="load")
+    tab.click("a.run-example >> nth=2")  # papers per research area
+    tab.wait_for_selector("#example-table tbody tr")
+    assert tab.locator("#example-table th").all_inner_texts() == ["area", "papers"]
+    assert tab.locator("#example-table tbody tr").count() == 6
+    status = tab.locator("#example-status").inner_text()
+    assert status.startswith("Papers per research area: 6 rows")
+    assert urlparse(tab.url).path == "/"
+    assert watch.problems() == {}
+
+
+def test_overview_is_one_readable_still_picture(page: tuple[Any, Watch]) -> None:
+    tab, watch = page
+    tab.goto(tab.server + "/viz/overview", wait_until="load")
+    wait_still(tab)
+    drawn = tab.evaluate(
+        "() => { const n = window.paperkgNetwork; const ids = Object.keys(n.getPositions());"
+        " const data = JSON.parse(document.getElementById('graph-data').textContent);"
+        " return {ids: ids.length, nodes: data.nodes.length, physics: n.physics.options.enabled,"
+        " scale: n.getScale(),"
+        " fonts: data.nodes.map(d => d.font.size)}; }"
+    )
+    assert drawn["ids"] == drawn["nodes"] == 43
+    assert drawn["physics"] is False
+    # Labels at least 9 px high on screen at the zoom the page opens with.
+    assert min(drawn["fonts"]) * drawn["scale"] >= 9
+    assert tab.locator("#groups li").count() >= 3
+    assert watch.problems() == {}
+
+
+def test_overview_cap_notice_is_visible(page: tuple[Any, Watch]) -> None:
+    tab, watch = page
+    tab.goto(tab.server + "/viz/overview?limit=20", wait_until="load")
+    wait_still(tab)
+    notice = tab.locator("#trim-notice")
+    assert notice.is_visible()
+    assert "capped at 20 nodes" in notice.inner_text()
     assert watch.problems() == {}
