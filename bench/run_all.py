@@ -38,6 +38,7 @@ def quick_args(work: Path) -> dict[str, list[str]]:
         "bench_api.py": ["--papers", "2000", "--repeat", "5"],
         "bench_viz.py": ["--nodes", "200", "--repeat", "1"],
         "load_test.py": ["--quick"],
+        "bench_tagger.py": ["--papers", "100"],
     }
 
 

@@ -16,6 +16,7 @@ from graph.model import Mention
 Extractor = Callable[[Doc], list[Mention]]
 
 _REGISTRY: dict[str, str] = {
+    "mentions.v2": "graph.extractors.mentions:extract",
     "methods.v1": "graph.extractors.methods:extract",
     "datasets.v1": "graph.extractors.datasets:extract",
     "models.v1": "graph.extractors.models:extract",
@@ -25,8 +26,14 @@ _REGISTRY: dict[str, str] = {
     "claims.v1": "graph.extractors.claims:extract",
 }
 
+#: The rule-based entity extractors, one per type; mentions.v2 replaces them in a default build
+#: (docs/extraction.md has the comparison) and reads their candidates.
+RULE_ENTITY_EXTRACTORS: tuple[str, ...] = (
+    "methods.v1", "datasets.v1", "models.v1", "tasks.v1", "metrics.v1",
+)
+
 #: What a build runs unless told otherwise.
-DEFAULT_EXTRACTORS: tuple[str, ...] = tuple(_REGISTRY)
+DEFAULT_EXTRACTORS: tuple[str, ...] = ("mentions.v2", "domains.v1", "claims.v1")
 
 
 def names() -> list[str]:

@@ -1,0 +1,99 @@
+"""Extractor "mentions.v2": method, model, dataset, task and metric mentions from the learned
+tagger (graph.tagger), with what the rules know added where they still help.
+
+The tagger finds and types method, dataset and task spans. The rule candidates
+(graph.extractors.candidates) then give, for a span they also found, the preferred label and
+acronym aliases, and for a span they overlap, the proposed-name flag and the model-vs-method
+decision (the tagger has no model label). Rule candidates that no tagged span overlaps are kept
+where they come from a lexicon or an acronym definition, or are a name the abstract proposes.
+Metrics come from the rules alone: on both dev splits they beat the tagger's (docs/extraction.md).
+"""
+
+from __future__ import annotations
+
+from spacy.tokens import Doc
+
+from graph.extractors import candidates as rules
+from graph.model import Mention
+from graph.tagger import runtime
+
+NAME = "mentions.v2"
+#: rule candidates kept beside the tagger's spans: found by these generators only
+UNION_SOURCES = frozenset({"lexicon", "acronym", "acronym-use"})
+#: tagged spans below this confidence are dropped
+MIN_CONFIDENCE = 0.0
+CACHE_KEY = "paperkg.tagger_spans.v1"
+#: types taken from the rule candidates rather than the tagger
+RULE_TYPES: frozenset[str] = frozenset({"metric"})
+#: types of which every rule candidate that no tagged span overlaps is kept, whatever its source
+UNION_TYPES: frozenset[str] = frozenset()
+
+
+def tagged(doc: Doc) -> list[runtime.Span]:
+    """The tagger's spans over the doc's text, computed once per Doc."""
+    cached = doc.user_data.get(CACHE_KEY)
+    if cached is None:
+        cached = runtime.shared().tag(doc.text)
+        doc.user_data[CACHE_KEY] = cached
+    return cached
+
+
+def _overlaps(a_start: int, a_end: int, b_start: int, b_end: int) -> bool:
+    return a_start < b_end and b_start < a_end
+
+
+def combine(
+    text: str,
+    spans: list[runtime.Span],
+    cands: tuple[rules.Candidate, ...],
+    *,
+    union: bool = True,
+    rule_types: frozenset[str] = RULE_TYPES,
+    union_types: frozenset[str] = UNION_TYPES,
+) -> list[Mention]:
+    """Mentions from tagged spans and rule candidates (see the module's docstring); the types
+    in `rule_types` come from the rules alone."""
+    by_span = {(c.start, c.end): c for c in cands}
+    out: list[Mention] = []
+    spans = [s for s in spans if s.confidence >= MIN_CONFIDENCE and s.type not in rule_types]
+    for s in spans:
+        rule = by_span.get((s.start, s.end))
+        near = [c for c in cands if _overlaps(s.start, s.end, c.start, c.end)]
+        etype = s.type
+        if etype == "method" and any(c.type == "model" for c in near):
+            etype = "model"
+        out.append(
+            Mention(
+                type=etype,
+                text=text[s.start : s.end],
+                start=s.start,
+                end=s.end,
+                extractor=NAME,
+                confidence=round(s.confidence, 4),
+                label=rule.label if rule else None,
+                aliases=rule.aliases if rule else (),
+                # the rules see "we propose X" around a span they may have cut differently
+                proposed=any(c.proposed for c in near),
+            )
+        )
+    out += [c.mention(NAME) for c in cands if c.type in rule_types]
+    if union:
+        for c in cands:
+            if c.type in rule_types or not (
+                set(c.sources) & UNION_SOURCES or c.type in union_types or c.proposed
+            ):
+                continue
+            if any(_overlaps(c.start, c.end, s.start, s.end) for s in spans):
+                continue
+            out.append(c.mention(NAME))
+    return out
+
+
+def extract(doc: Doc) -> list[Mention]:
+    return combine(doc.text, tagged(doc), rules.candidates(doc))
+
+
+def extract_tagger_only(doc: Doc) -> list[Mention]:
+    """The tagger's spans with the rules' labels and types, no rule-only mentions (measured
+    against `extract` in docs/extraction.md)."""
+    return combine(doc.text, tagged(doc), rules.candidates(doc), union=False)

@@ -1,0 +1,182 @@
+"""The learned mention tagger: span mapping, windows, the shipped model, mentions.v2."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from graph import extractors as registry
+from graph.extractors import mentions
+from graph.extractors.candidates import Candidate
+from graph.tagger import runtime
+from graph.tagger.data import scierc_docs, scirex_docs
+from graph.tagger.runtime import LABELS, Span, decode, owner_of, pieces, windows
+
+TEXT = "We train Llama-2-7B (a decoder) on WikiText-103 for summarisation."
+
+
+@pytest.fixture(scope="module")
+def tokenizer():
+    return runtime.load_tokenizer()
+
+
+@pytest.fixture(scope="module")
+def tagger():
+    return runtime.Tagger(threads=1)
+
+
+def one_hot(n: int, tags: dict[int, str]) -> np.ndarray:
+    probs = np.full((n, len(LABELS)), 0.01, dtype=np.float32)
+    for i in range(n):
+        probs[i, LABELS.index(tags.get(i, "O"))] = 0.9
+    return probs
+
+
+def test_wordpiece_offsets_of_a_made_up_abstract(tokenizer):
+    p = pieces(tokenizer, TEXT)
+    # "Llama" is two wordpieces of one word; hyphens and parentheses are words of their own
+    assert [TEXT[a:b] for a, b in p.offsets[2:9]] == ["Ll", "ama", "-", "2", "-", "7", "B"]
+    assert p.words[2] == p.words[3] and p.words[3] != p.words[4]
+    assert [TEXT[a:b] for a, b in p.offsets[9:14]] == ["(", "a", "deco", "der", ")"]
+
+
+def test_bio_maps_to_exact_character_spans(tokenizer):
+    p = pieces(tokenizer, TEXT)
+    tags = {2: "B-method", 3: "I-method", 4: "I-method", 5: "I-method", 6: "I-method",
+            7: "I-method", 8: "I-method", 15: "B-dataset", 16: "I-dataset", 17: "I-dataset",
+            18: "I-dataset", 19: "I-dataset", 20: "I-dataset", 22: "B-task", 23: "I-task",
+            24: "I-task"}
+    spans = decode(one_hot(len(p.ids), tags), p)
+    assert [(TEXT[s.start:s.end], s.type) for s in spans] == [
+        ("Llama-2-7B", "method"), ("WikiText-103", "dataset"), ("summarisation", "task"),
+    ]
+    assert (spans[0].start, spans[0].end) == (9, 19)
+    assert spans[0].confidence == pytest.approx(0.9)
+
+
+def test_a_span_tagged_inside_a_word_grows_to_the_whole_word(tokenizer):
+    p = pieces(tokenizer, TEXT)
+    # only "##der" of "decoder" tagged, and an I- tag with no B- before it
+    spans = decode(one_hot(len(p.ids), {12: "I-method", 16: "B-dataset"}), p)
+    assert [(TEXT[s.start:s.end], s.type) for s in spans] == [
+        ("decoder", "method"), ("WikiText", "dataset"),
+    ]
+
+
+def test_parenthesised_span_keeps_its_brackets(tokenizer):
+    p = pieces(tokenizer, TEXT)
+    spans = decode(one_hot(len(p.ids), {9: "B-method", 10: "I-method", 11: "I-method",
+                                        12: "I-method", 13: "I-method"}), p)
+    assert [TEXT[s.start:s.end] for s in spans] == ["(a decoder)"]
+
+
+def test_windows_cover_every_position_once_as_owner():
+    assert windows(10, 126, 84) == [(0, 10)]
+    spans = windows(300, 126, 84)
+    assert spans == [(0, 126), (84, 210), (168, 294), (252, 300)]
+    owners = owner_of(300, spans)
+    assert owners[0] == 0 and owners[299] == 3
+    # a position sits furthest from an edge in its owning window
+    assert owners[104] == 0 and owners[105] == 1
+
+
+def test_shipped_model_loads_and_tags(tagger):
+    spans = tagger.tag(TEXT)
+    assert spans, "the model finds nothing in an abstract full of names"
+    for s in spans:
+        assert s.type in runtime.TYPES and 0 <= s.start < s.end <= len(TEXT)
+        assert 0.0 < s.confidence <= 1.0
+        assert TEXT[s.start] != " " and TEXT[s.end - 1] != " "
+
+
+def test_tags_are_identical_across_runs_and_sessions(tagger):
+    again = runtime.Tagger(threads=1)
+    assert tagger.tag(TEXT) == tagger.tag(TEXT) == again.tag(TEXT)
+    p = pieces(tagger.tokenizer, TEXT)
+    assert tagger.probabilities(p).tobytes() == again.probabilities(p).tobytes()
+
+
+def test_long_abstract_is_tagged_window_by_window(tagger):
+    long_text = " ".join([TEXT] * 20)
+    p = pieces(tagger.tokenizer, long_text)
+    assert len(p.ids) > 2 * runtime.WINDOW
+    probs = tagger.probabilities(p)
+    assert probs.shape == (len(p.ids), len(LABELS))
+    assert np.allclose(probs.sum(-1), 1.0, atol=1e-4)
+    # the positions the first window owns carry exactly what that window alone gives
+    first = runtime.Pieces(p.ids[: runtime.WINDOW], p.offsets[: runtime.WINDOW],
+                           p.words[: runtime.WINDOW])
+    alone = tagger.probabilities(first)
+    owned = [i for i, w in enumerate(owner_of(len(p.ids), windows(len(p.ids)))) if w == 0]
+    assert np.array_equal(probs[owned], alone[owned])
+    spans = tagger.tag(long_text)
+    assert spans[-1].start > len(long_text) // 2, "nothing tagged after the first window"
+
+
+def test_registry_runs_the_tagger_by_default():
+    assert "mentions.v2" in registry.names()
+    assert registry.get("mentions.v2") is mentions.extract
+    assert registry.DEFAULT_EXTRACTORS[0] == "mentions.v2"
+    assert not set(registry.RULE_ENTITY_EXTRACTORS) & set(registry.DEFAULT_EXTRACTORS)
+    assert set(registry.RULE_ENTITY_EXTRACTORS) <= set(registry.names())
+
+
+def _cand(start, end, text, etype, sources, **kw):
+    return Candidate(type=etype, start=start, end=end, text=text, confidence=0.8,
+                     sources=sources, **kw)
+
+
+def test_combine_takes_labels_types_and_lexicon_hits_from_the_rules():
+    text = ("Gated Flow Networks (GFN) beat ResNet-50 on ImageNet and a strong baseline in "
+            "accuracy; we also propose Quill.")
+    spans = [Span(0, 19, "method", 0.9), Span(31, 40, "method", 0.8),
+             Span(78, 86, "metric", 0.7)]
+    cands = (
+        _cand(0, 25, "Gated Flow Networks (GFN)", "method", ("chunk",), proposed=True),
+        _cand(0, 19, "Gated Flow Networks", "method", ("acronym",),
+              label="Gated Flow Networks", aliases=("GFN",)),
+        _cand(31, 40, "ResNet-50", "model", ("lexicon",)),
+        _cand(44, 52, "ImageNet", "dataset", ("lexicon",)),
+        _cand(57, 74, "a strong baseline", "method", ("chunk",)),
+        _cand(78, 86, "accuracy", "metric", ("chunk",)),
+        _cand(104, 109, "Quill", "method", ("name",), proposed=True),
+    )
+    got = mentions.combine(text, spans, cands)
+    assert [(m.text, m.type, m.label, m.aliases, m.proposed, m.extractor) for m in got] == [
+        ("Gated Flow Networks", "method", "Gated Flow Networks", ("GFN",), True, "mentions.v2"),
+        ("ResNet-50", "model", None, (), False, "mentions.v2"),
+        # metrics are the rules' (RULE_TYPES), whatever the tagger says
+        ("accuracy", "metric", None, (), False, "mentions.v2"),
+        ("ImageNet", "dataset", None, (), False, "mentions.v2"),
+        ("Quill", "method", None, (), True, "mentions.v2"),
+    ]
+    no_union = mentions.combine(text, spans, cands, union=False, rule_types=frozenset())
+    assert [(m.text, m.type) for m in no_union] == [
+        ("Gated Flow Networks", "method"), ("ResNet-50", "model"), ("accuracy", "metric"),
+    ]
+
+
+def test_scierc_reader_types_and_offsets(tmp_path):
+    doc = {"doc_key": "X1", "sentences": [["We", "use", "-LRB-", "CRF", "-RRB-", "on", "images",
+                                           "of", "MNIST", "."]],
+           "ner": [[[3, 3, "Method"], [6, 6, "Material"], [8, 8, "Material"],
+                    [0, 0, "Generic"]]]}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(doc) + "\n")
+    [(key, [ex])] = list(scierc_docs(path))
+    assert ex.text == "We use (CRF) on images of MNIST."
+    assert [(ex.text[s:e], t) for s, e, t in ex.spans] == [("CRF", "method"), ("MNIST", "dataset")]
+
+
+def test_scirex_train_reader_never_returns_dev_papers(tmp_path):
+    from graph.splits import SCIREX_DEV_SHARE, is_dev
+
+    ids = [f"doc{i}" for i in range(30)]
+    for i in ids:
+        (tmp_path / f"{i}.json").write_text(json.dumps({"doc_id": i}))
+    train = {d["doc_id"] for d in scirex_docs(tmp_path, dev=False)}
+    dev = {d["doc_id"] for d in scirex_docs(tmp_path, dev=True)}
+    assert train | dev == set(ids) and not train & dev
+    assert all(is_dev(i, SCIREX_DEV_SHARE) for i in dev) and dev
