@@ -180,3 +180,27 @@ def test_scirex_train_reader_never_returns_dev_papers(tmp_path):
     dev = {d["doc_id"] for d in scirex_docs(tmp_path, dev=True)}
     assert train | dev == set(ids) and not train & dev
     assert all(is_dev(i, SCIREX_DEV_SHARE) for i in dev) and dev
+
+
+def _tidied(text: str, *names: str) -> list[str]:
+    from graph.tagger.runtime import Span, tidy
+
+    spans = []
+    for name in names:
+        start = text.index(name)
+        spans.append(Span(start, start + len(name), "dataset", 0.9))
+    return [text[s.start:s.end] for s in tidy(text, spans)]
+
+
+def test_a_span_on_a_dash_inside_a_word_grows_to_the_whole_word():
+    text = "We test on ACME-WordBench and FooNet-B/16, then Quux-R2-7B."
+    assert _tidied(text, "-WordBench", "FooNet-", "-R2-7B") == [
+        "ACME-WordBench", "FooNet-B/16", "Quux-R2-7B",
+    ]
+
+
+def test_stray_edges_are_trimmed_and_a_span_naming_nothing_is_dropped():
+    text = "the Widget Contest (WC) - with 16 problems, 5- shot, and Large parser (LP) here"
+    assert _tidied(text, "Widget Contest (", " - ", "16", "5-", "Large parser (LP") == [
+        "Widget Contest", "Large parser (LP)",
+    ]

@@ -136,6 +136,59 @@ def decode(probs: np.ndarray, p: Pieces) -> list[Span]:
     return merged
 
 
+_DASHES = "-\u2010\u2011\u2012\u2013\u2014"
+#: characters a name never starts or ends with
+_EDGE = _DASHES + " ,;:./'\"\u201c\u201d\u2018\u2019"
+_STOP_AFTER = ",;:)]}!?\"\u201d\u2019"
+
+
+def _word_start(text: str, i: int) -> int:
+    while i > 0 and not text[i - 1].isspace() and text[i - 1] not in "([{\"\u201c\u2018":
+        i -= 1
+    return i
+
+
+def _word_end(text: str, i: int) -> int:
+    n = len(text)
+    while i < n and not text[i].isspace() and text[i] not in _STOP_AFTER:
+        if text[i] == "." and (i + 1 == n or not text[i + 1].isalnum()):
+            break
+        i += 1
+    return i
+
+
+def tidy(text: str, spans: list[Span]) -> list[Span]:
+    """Spans with whole hyphenated words and clean edges; spans that name nothing dropped.
+
+    The wordpiece pre-tokenizer splits "IMO-ProofBench" into three words, so the model can tag
+    "-ProofBench" or "JiT-": a span that starts or ends on a dash inside a word grows to the
+    whole word. Dashes, commas and stray brackets at either edge are then trimmed, a bracket
+    left open before a closing one takes it in, and a span without a letter or with fewer than
+    two letters and digits ("-", "16", "5-") is no mention.
+    """
+    out: list[Span] = []
+    for s in spans:
+        start, end = s.start, s.end
+        if start < end and text[start] in _DASHES and start > 0 and not text[start - 1].isspace():
+            start = _word_start(text, start)
+        if start < end and text[end - 1] in _DASHES and end < len(text) and not text[end].isspace():
+            end = _word_end(text, end)
+        while start < end and (text[start] in _EDGE or text[start] in ")]}"):
+            start += 1
+        while start < end and (text[end - 1] in _EDGE or text[end - 1] in "([{"):
+            end -= 1
+        name = text[start:end]
+        if name.count("(") > name.count(")") and end < len(text) and text[end] == ")":
+            end += 1
+            name = text[start:end]
+        if sum(c.isalnum() for c in name) < 2 or not any(c.isalpha() for c in name):
+            continue
+        if out and start < out[-1].end:
+            continue
+        out.append(Span(start, end, s.type, s.confidence))
+    return out
+
+
 def _softmax(x: np.ndarray) -> np.ndarray:
     e = np.exp(x - x.max(-1, keepdims=True))
     return e / e.sum(-1, keepdims=True)
@@ -188,7 +241,7 @@ class Tagger:
 
     def tag(self, text: str) -> list[Span]:
         p = pieces(self.tokenizer, text)
-        return decode(self.probabilities(p), p)
+        return tidy(text, decode(self.probabilities(p), p))
 
 
 _shared: Tagger | None = None
