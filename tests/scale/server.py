@@ -29,12 +29,13 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def _ready(url: str) -> bool:
+def ready(query_url: str, *, timeout: float = 1) -> bool:
+    """Whether the SPARQL endpoint at `query_url` answers ASK {} (no proxy)."""
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    request = urllib.request.Request(f"{url}/query?query=ASK%7B%7D",
+    request = urllib.request.Request(f"{query_url}?query=ASK%7B%7D",
                                      headers={"Accept": "application/sparql-results+json"})
     try:
-        with opener.open(request, timeout=1) as response:
+        with opener.open(request, timeout=timeout) as response:
             return response.status == 200
     except (urllib.error.URLError, OSError):
         return False
@@ -55,7 +56,7 @@ def oxigraph_server(folder: Path) -> Iterator[str]:
     )
     try:
         deadline = time.monotonic() + STARTUP_SECONDS
-        while not _ready(url):
+        while not ready(f"{url}/query"):
             if process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(
                     f"oxigraph server did not start: {(folder / 'server.log').read_text()}"

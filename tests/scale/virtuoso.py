@@ -7,14 +7,12 @@ import secrets
 import shutil
 import subprocess
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.scale.server import free_port
+from tests.scale.server import free_port, ready
 
 STARTUP_SECONDS = 90.0
 BINARY = "virtuoso-t"
@@ -75,17 +73,6 @@ def virtuoso_binary() -> str | None:
     return shutil.which(BINARY)
 
 
-def _ready(url: str) -> bool:
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    request = urllib.request.Request(f"{url}?query=ASK%7B%7D",
-                                     headers={"Accept": "application/sparql-results+json"})
-    try:
-        with opener.open(request, timeout=2) as response:
-            return response.status == 200
-    except (urllib.error.URLError, OSError):
-        return False
-
-
 @contextmanager
 def virtuoso_server(folder: Path) -> Iterator[Virtuoso]:
     """virtuoso-t on 127.0.0.1:<free ports> with its database in `folder`, and a user
@@ -104,7 +91,7 @@ def virtuoso_server(folder: Path) -> Iterator[Virtuoso]:
                                stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + STARTUP_SECONDS
-        while not _ready(url):
+        while not ready(url, timeout=2):
             if process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("virtuoso did not start: "
                                    + (folder / "virtuoso.log").read_text(errors="replace")[-2000:])
