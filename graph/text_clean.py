@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -81,6 +82,13 @@ class Readable:
                 self.ends[-1] if self.ends else 0)
             return at, at
         return self.starts[start], self.ends[end - 1]
+
+    def find(self, start: int, end: int) -> tuple[int, int]:
+        """The span of `text` read from the verbatim span [start, end): what a page shows of a
+        mention whose provenance offsets point into the verbatim abstract."""
+        first = bisect_left(self.starts, start)
+        last = bisect_right(self.ends, end)
+        return first, max(first, last)
 
 
 def readable(text: str) -> Readable:

@@ -16,10 +16,17 @@ from typing import Any
 from flask import Blueprint, abort, current_app, url_for
 
 from graph.namespaces import DEFAULT_BASE, PREFIXES
+from graph.text_clean import readable
 
 _API = Path(__file__).resolve().parent.parent
 bp = Blueprint("pages", __name__, root_path=str(_API), template_folder="templates",
                static_folder="static")
+
+
+@bp.app_template_filter("as_text")
+def as_text(text: str | None) -> str:
+    """Verbatim abstract text as a reader sees it: inline LaTeX read as text, whitespace one."""
+    return readable(text).text if text else ""
 
 #: Entity types with their own page, in display order.
 ENTITY_TYPES = ("method", "dataset", "model", "task", "metric", "domain")

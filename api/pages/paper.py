@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from typing import Any
 
 from flask import abort, render_template, url_for
 
 from graph import lookup
 from graph.namespaces import PKG, paper_key_of
+from graph.text_clean import readable
 
 from .common import (
     ENTITY_TYPES,
@@ -16,13 +18,13 @@ from .common import (
     Node,
     base,
     bp,
-    store,
     iri,
     labels,
     local_name,
     node,
     page_url,
     select,
+    store,
 )
 from .highlight import highlight, mention_spans
 from .results import results_of
@@ -111,13 +113,16 @@ def paper(key: str) -> str:
         abort(404, description=f"no paper with key {key!r}")
     abstract = (record.get("abstract") or [""])[0]
     spans = mention_spans(paper_iri)
+    # LaTeX shows as text ("$44$\\%" as "44%"); the marks move with it
+    view = readable(abstract)
+    shown = [replace(s, start=a, end=b) for s in spans for a, b in [view.find(s.start, s.end)]]
     return render_template(
         "pages/paper.html",
         key=key,
         iri=paper_iri,
         record=record,
         title=(record.get("title") or record.get("label") or [key])[0],
-        abstract=highlight(abstract, spans),
+        abstract=highlight(view.text, shown),
         span_types=sorted({s.type for s in spans}),
         links=paper_links(paper_iri),
         claims=claims_of(paper_iri),
