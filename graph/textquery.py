@@ -6,6 +6,7 @@ import pyoxigraph as ox
 
 from graph.errors import QueryError
 from graph.sparqltext import UPDATE_KEYWORDS, explain, first_keyword, tokens
+from graph.text_clean import collapse
 
 _RESULT_FORMATS = {
     "json": ox.QueryResultsFormat.JSON,
@@ -57,7 +58,8 @@ def render(store, sparql: str, fmt: str = "table") -> str:
     if fmt != "table":
         raise QueryError(f"--format {fmt} is for CONSTRUCT/DESCRIBE queries; use table, json, csv")
     names = [v.value for v in result.variables]
-    rows = [[term_text(solution[name]) for name in names] for solution in result]
+    # a table cell is one line: a verbatim sentence's line breaks would split the row
+    rows = [[collapse(term_text(solution[name])) for name in names] for solution in result]
     return _table(names, rows)
 
 
