@@ -181,7 +181,7 @@ def parser() -> argparse.ArgumentParser:
 #: How data/models/tagger.onnx was trained (data/models/TAGGER.md): SciERC train for 4 epochs,
 #: then one epoch of SciERC train, SciREX train-split abstracts and about 240 tokens of each
 #: of their bodies, from those weights.
-STAGE_1 = ("--epochs", "4")
+STAGE_1 = ("--epochs", "8")
 STAGE_2 = ("--scirex-abstracts", "--body-tokens", "240", "--epochs", "1")
 
 
