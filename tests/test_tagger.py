@@ -204,3 +204,10 @@ def test_stray_edges_are_trimmed_and_a_span_naming_nothing_is_dropped():
     assert _tidied(text, "Widget Contest (", " - ", "16", "5-", "Large parser (LP") == [
         "Widget Contest", "Large parser (LP)",
     ]
+
+
+def test_a_tagged_span_of_function_words_is_no_mention():
+    text = "the segmentation of the images"
+    spans = [Span(0, 16, "task", 0.9), Span(17, 19, "task", 0.6), Span(17, 23, "task", 0.6)]
+    got = mentions.combine(text, spans, (), union=False)
+    assert [m.text for m in got] == ["the segmentation"]

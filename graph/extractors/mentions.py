@@ -11,6 +11,7 @@ Metrics come from the rules alone: on both dev splits they beat the tagger's (do
 
 from __future__ import annotations
 
+from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc
 
 from graph.extractors import candidates as rules
@@ -38,6 +39,12 @@ def tagged(doc: Doc) -> list[runtime.Span]:
     return cached
 
 
+def _function_words(text: str) -> bool:
+    """True for a span of English function words alone ("of", "the other"): no name."""
+    words = text.lower().split()
+    return bool(words) and all(w in STOP_WORDS for w in words)
+
+
 def _overlaps(a_start: int, a_end: int, b_start: int, b_end: int) -> bool:
     return a_start < b_end and b_start < a_end
 
@@ -55,7 +62,8 @@ def combine(
     in `rule_types` come from the rules alone."""
     by_span = {(c.start, c.end): c for c in cands}
     out: list[Mention] = []
-    spans = [s for s in spans if s.confidence >= MIN_CONFIDENCE and s.type not in rule_types]
+    spans = [s for s in spans if s.confidence >= MIN_CONFIDENCE and s.type not in rule_types
+             and not _function_words(text[s.start : s.end])]
     for s in spans:
         rule = by_span.get((s.start, s.end))
         near = [c for c in cands if _overlaps(s.start, s.end, c.start, c.end)]
