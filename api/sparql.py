@@ -31,8 +31,7 @@ from api.query import (
     check_query,
 )
 from graph.errors import QueryError, StoreError
-from graph.namespaces import PREFIXES
-from graph.sparqltext import tokens
+from graph.sparqltext import with_prefixes
 
 bp = Blueprint("sparql", __name__)
 
@@ -212,17 +211,7 @@ def sparql() -> Response:
     return response
 
 
-@bp.app_template_filter("with_prefixes")
-def with_prefixes(query: str) -> str:
-    """`query` with a PREFIX line for each of the project's prefixes it uses but does not
-    declare, so that what the query page shows is the whole query (its line numbers are
-    the ones the endpoint reports)."""
-    found = tokens(query)
-    declared = {found[n + 1].text.split(":", 1)[0] for n, token in enumerate(found[:-1])
-                if token.keyword == "PREFIX"}
-    used = {token.text.split(":", 1)[0] for token in found if token.kind == "pname"}
-    missing = [name for name in PREFIXES if name in used - declared]
-    return "".join(f"PREFIX {name}: <{PREFIXES[name]}>\n" for name in missing) + query
+bp.add_app_template_filter(with_prefixes, "with_prefixes")
 
 
 # -- the Service Description -------------------------------------------------------------------

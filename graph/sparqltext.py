@@ -201,3 +201,15 @@ def explain(text: str, message: str, *, known: dict[str, str] | None = None,
     if detail.startswith("expected "):
         detail = "expected " + _expected(detail[len("expected "):])
     return f"line {line}, column {column}: syntax error{_near(text, line, column)}: {detail}"
+
+
+def with_prefixes(query: str) -> str:
+    """`query` with a PREFIX line for each of the project's prefixes it uses but does not
+    declare, so that a page shows the whole query (its line numbers are the ones the endpoint
+    reports)."""
+    found = tokens(query)
+    declared = {found[n + 1].text.split(":", 1)[0] for n, token in enumerate(found[:-1])
+                if token.keyword == "PREFIX"}
+    used = {token.text.split(":", 1)[0] for token in found if token.kind == "pname"}
+    missing = [name for name in PREFIXES if name in used - declared]
+    return "".join(f"PREFIX {name}: <{PREFIXES[name]}>\n" for name in missing) + query

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 from urllib.parse import urlencode
 
 from flask import render_template, request, url_for
 
 from graph.namespaces import PREFIXES
+from graph.sparqltext import with_prefixes
 
 from .common import TYPE_NAMES, Node, base, bp, node, select, sparql_string
 
@@ -60,15 +60,6 @@ SELECT ?paper ?text WHERE {
 }
 LIMIT 25"""),
 ]
-
-
-def with_prefixes(query: str) -> str:
-    """`query` with a PREFIX line for each known prefix it uses and does not declare."""
-    declared = {m.lower() for m in re.findall(r"(?im)^\s*PREFIX\s+([\w-]*):", query)}
-    used = set(re.findall(r"(?<![\w?$<])([A-Za-z][\w-]*):(?=[\w])", query))
-    lines = [f"PREFIX {name}: <{PREFIXES[name]}>" for name in sorted(used)
-             if name in PREFIXES and name.lower() not in declared]
-    return "\n".join(lines + [query])
 
 
 def counts() -> dict[str, int]:
