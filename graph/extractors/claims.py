@@ -17,7 +17,8 @@ from spacy.tokens import Doc
 
 from graph.extractors import claim_model
 from graph.extractors.candidates import candidates
-from graph.extractors.results import find_quantities, results_in
+from graph.extractors.quantities import find_quantities
+from graph.extractors.results import results_in
 from graph.extractors.tokens import table
 from graph.model import Mention
 
