@@ -27,7 +27,7 @@ from api.errors import ApiError
 from graph import lookup, search_index
 from graph.errors import StoreError
 from graph.index_graph import IndexGraph
-from graph.namespaces import DCTERMS, PKG, PREFIXES, RDFS, SCHEMA, SKOS, paper_key_of
+from graph.vocab import DCTERMS, PKG, PREFIXES, RDFS, SCHEMA, SKOS, paper_key_of
 from graph.store_graph import ENTITY_TYPES, LINKS, NODE_TYPES, StoreGraph, node_id, node_iri
 
 bp = Blueprint("graph", __name__)

@@ -207,7 +207,7 @@ def build(
     progress: bool = False,
 ) -> BuildResult:
     from graph.errors import PaperkgError
-    from graph.namespaces import DEFAULT_BASE, check_base
+    from graph.vocab import DEFAULT_BASE, check_base
     from graph.store import open_store
 
     base = base or DEFAULT_BASE

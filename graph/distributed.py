@@ -228,7 +228,7 @@ def quads_dask(
     One document per partition of the papers (made on the workers), and last the corpus-level
     document (entities, taxonomy, domains; made here, from the reduce result).
     """
-    from graph.namespaces import check_base
+    from graph.vocab import check_base
 
     try:
         check_base(base)
@@ -258,7 +258,7 @@ def write_nquads_dask(
 ) -> list[Path]:
     """`quads_dask` written to N-Quads files in `folder` as the partitions finish, so the
     driver holds one partition's text at a time; returns the files (corpus-level one first)."""
-    from graph.namespaces import check_base
+    from graph.vocab import check_base
 
     try:
         check_base(base)

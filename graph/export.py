@@ -28,7 +28,7 @@ from typing import IO, Any
 from pyoxigraph import DefaultGraph, NamedNode, Quad, RdfFormat, parse, serialize
 
 from graph.errors import PaperkgError
-from graph.namespaces import DEFAULT_BASE, prefixes
+from graph.vocab import DEFAULT_BASE, prefixes
 from graph.rdf import sort_quads
 from graph.report import render_markdown
 

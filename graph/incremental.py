@@ -46,7 +46,7 @@ from graph import extractors as registry
 from graph import nlp as nlp_loader
 from graph.errors import StoreError
 from graph.model import ENTITY_TYPES, Entity, Mention, Paper, PaperExtraction, ResolvedCorpus
-from graph.namespaces import (
+from graph.vocab import (
     DCTERMS,
     DEFAULT_BASE,
     PKG,

@@ -24,7 +24,7 @@ from typing import Any
 from pyoxigraph import NamedNode
 
 from graph.errors import PaperkgError
-from graph.namespaces import DCTERMS, PKG, RDFS, SKOS, paper_iri
+from graph.vocab import DCTERMS, PKG, RDFS, SKOS, paper_iri
 from graph.slug import label_key
 
 #: node types whose IRIs are base + "type/slug"

@@ -27,7 +27,7 @@ from typing import Any
 
 import networkx as nx
 
-from graph.namespaces import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
+from graph.vocab import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
 from graph.slug import label_key
 from graph.store_graph import (  # noqa: F401 - re-exported for the projection's callers
     CLASS_TYPES,

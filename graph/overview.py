@@ -18,7 +18,7 @@ import networkx as nx
 from pyvis.network import Network
 
 from graph import viz
-from graph.namespaces import DEFAULT_BASE, PKG
+from graph.vocab import DEFAULT_BASE, PKG
 
 #: Entity classes the overview draws, with their type names.
 ENTITY_CLASSES = {"Method": "method", "Dataset": "dataset", "Model": "model", "Task": "task",

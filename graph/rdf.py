@@ -30,7 +30,7 @@ from graph.model import (
     ResolvedCorpus,
 )
 from graph.model import Result as ResultRecord
-from graph.namespaces import (
+from graph.vocab import (
     DCTERMS,
     DEFAULT_BASE,
     OA,

@@ -13,7 +13,7 @@ from typing import Any
 from pyoxigraph import DefaultGraph, NamedNode, Quad
 
 from graph.model import Entity, PaperExtraction, ResolvedCorpus
-from graph.namespaces import PKG, PREFIXES, RDF
+from graph.vocab import PKG, PREFIXES, RDF
 from graph.rdf import LINK_PREDICATE, PROPOSES, paper_label
 
 _TYPE = RDF + "type"

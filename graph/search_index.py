@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from graph.errors import PaperkgError, StoreError
-from graph.namespaces import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
+from graph.vocab import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
 from graph.search_queries import SearchIndex
 from graph.slug import label_key
 from graph.store_graph import CLASS_TYPES, ENTITY_TYPES, LINKS, node_id

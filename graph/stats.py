@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graph.namespaces import PKG
+from graph.vocab import PKG
 from graph.store import open_store
 
 _CLASSES = ("Paper", "Method", "Dataset", "Model", "Task", "Metric", "Domain", "Claim", "Result")

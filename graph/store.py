@@ -45,7 +45,7 @@ from pyoxigraph import (
 )
 
 from graph.errors import QueryError, StoreError
-from graph.namespaces import DEFAULT_BASE, OA, PKG, paper_iri
+from graph.vocab import DEFAULT_BASE, OA, PKG, paper_iri
 
 STORE_ENV = "PAPERKG_STORE"
 DIALECT_ENV = "PAPERKG_STORE_DIALECT"

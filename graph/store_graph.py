@@ -28,7 +28,7 @@ from typing import Any
 from pyoxigraph import NamedNode
 
 from graph.errors import PaperkgError
-from graph.namespaces import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
+from graph.vocab import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
 
 LINKS = ("proposes", "usesMethod", "usesDataset", "usesModel", "addressesTask",
          "reportsMetric", "inDomain")

@@ -69,7 +69,7 @@ from pyoxigraph import (
 )
 
 from graph.errors import QueryError, StoreError
-from graph.namespaces import DEFAULT_BASE, OA, PKG, paper_iri
+from graph.vocab import DEFAULT_BASE, OA, PKG, paper_iri
 
 # The embedded store's own update helpers, so both backends write and recount the same way.
 from graph.store import data_block, replace_operations  # noqa: E402

@@ -49,7 +49,7 @@ def render(store, sparql: str, fmt: str = "table") -> str:
             return result.serialize(format=_RESULT_FORMATS[fmt]).decode("utf-8")
         return ("true" if bool(result) else "false") + "\n"
     if isinstance(result, ox.QueryTriples):
-        from graph.namespaces import PREFIXES
+        from graph.vocab import PREFIXES
 
         rdf_format = _GRAPH_FORMATS.get(fmt, ox.RdfFormat.TURTLE)
         return ox.serialize(list(result), format=rdf_format, prefixes=PREFIXES).decode("utf-8")

@@ -25,7 +25,7 @@ import networkx as nx
 from pyvis.network import Network
 
 from graph import network
-from graph.namespaces import DEFAULT_BASE
+from graph.vocab import DEFAULT_BASE
 from graph.network import UnknownNode
 from graph.viz_page import MORE_STYLE, NODE_STYLES, OTHER_STYLE, render_view
 

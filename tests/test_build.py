@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from graph.build import build
 from graph.cli import cli
-from graph.namespaces import PKG
+from graph.vocab import PKG
 from graph.store import open_store
 
 ROOT = Path(__file__).resolve().parent.parent

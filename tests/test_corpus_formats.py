@@ -12,7 +12,7 @@ import pytest
 
 from graph.corpus import read_corpus, read_file
 from graph.errors import InputError
-from graph.namespaces import PKG
+from graph.vocab import PKG
 from graph.store import open_store
 
 CORPORA = Path(__file__).parent / "data" / "corpora"

@@ -20,7 +20,7 @@ from graph.export import (
     export_store,
     write_exports,
 )
-from graph.namespaces import provenance_graph
+from graph.vocab import provenance_graph
 from graph.rdf import corpus_quads
 from graph.report import build_report, render_markdown
 from graph.store import open_store

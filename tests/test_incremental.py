@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from graph.incremental import add_papers, known_entities, remove_paper, store_base
-from graph.namespaces import PKG
+from graph.vocab import PKG
 from graph.store import EmbeddedStore
 from tests.scale.graphs import BASE, corpus_quads, five_papers
 

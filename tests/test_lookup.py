@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from graph import lookup
 from graph.cli import cli
-from graph.namespaces import DEFAULT_BASE
+from graph.vocab import DEFAULT_BASE
 from graph.store import open_store
 
 PAPER = DEFAULT_BASE + "paper/"

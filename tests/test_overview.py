@@ -10,7 +10,7 @@ import pyoxigraph
 import pytest
 
 from graph import overview
-from graph.namespaces import DEFAULT_BASE
+from graph.vocab import DEFAULT_BASE
 from graph.store import open_store
 
 ID = DEFAULT_BASE

@@ -9,7 +9,7 @@ from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
 from rdf_corpus import ABSTRACT_A, BASE, PKG, make_corpus
 
 from graph.model import Entity, Mention, Paper, PaperExtraction, ResolvedCorpus
-from graph.namespaces import (
+from graph.vocab import (
     annotation_iri,
     claim_iri,
     entity_iri,

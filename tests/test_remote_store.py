@@ -6,7 +6,7 @@ import pytest
 from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad, QueryBoolean, QuerySolutions
 
 from graph.errors import QueryError, StoreError
-from graph.namespaces import PKG, XSD, provenance_graph
+from graph.vocab import PKG, XSD, provenance_graph
 from graph.store import EmbeddedStore
 from graph.store_remote import RemoteStore
 from tests.scale.graphs import BASE, corpus_quads, two_papers

@@ -14,7 +14,7 @@ import pytest
 from graph.incremental import add_papers, remove_paper
 from graph.metric_direction import higher_is_better
 from graph.model import Mention, Paper, PaperExtraction, Result
-from graph.namespaces import PKG, result_iri
+from graph.vocab import PKG, result_iri
 from graph.store import EmbeddedStore
 from tests.scale.graphs import BASE, corpus_quads
 from tests.test_incremental import _extract_from

@@ -12,7 +12,7 @@ from pyshacl import validate
 from rdf_corpus import BASE, PKG, make_corpus
 from rdflib.namespace import OWL, RDF, RDFS
 
-from graph.namespaces import annotation_iri, claim_iri, paper_iri, result_iri
+from graph.vocab import annotation_iri, claim_iri, paper_iri, result_iri
 from graph.rdf import corpus_quads
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,7 +14,7 @@ from rdf_corpus import BASE, PKG, make_corpus
 
 from graph.build import build
 from graph.errors import QueryError, StoreError
-from graph.namespaces import paper_iri, provenance_graph
+from graph.vocab import paper_iri, provenance_graph
 from graph.rdf import corpus_quads, entity_quads, paper_quads
 from graph.store import DEFAULT_GRAPH, EmbeddedStore, Store, open_store
 

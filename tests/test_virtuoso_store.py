@@ -11,7 +11,7 @@ from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad, RdfFormat, parse
 
 from graph.errors import StoreError
 from graph.incremental import add_papers, remove_paper
-from graph.namespaces import PKG, provenance_graph
+from graph.vocab import PKG, provenance_graph
 from graph.store import open_store
 from graph.store_virtuoso import VirtuosoStore
 from tests.scale.graphs import BASE, corpus_quads, five_papers, two_papers

@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, url_for
 
-from graph.namespaces import DEFAULT_BASE, PREFIXES
+from graph.vocab import DEFAULT_BASE, PREFIXES
 from graph.text_clean import readable
 
 _API = Path(__file__).resolve().parent.parent

@@ -17,7 +17,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from graph.errors import QueryError
-from graph.namespaces import PREFIXES
+from graph.vocab import PREFIXES
 
 _POSITION = re.compile(r"error at (\d+):(\d+): ", re.DOTALL)
 

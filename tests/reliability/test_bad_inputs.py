@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from pyoxigraph import NamedNode, RdfFormat, parse
 
-from graph.namespaces import DCTERMS, RDFS
+from graph.vocab import DCTERMS, RDFS
 from graph.store import open_store
 
 from .conftest import PAPERKG, ROOT, Graph, assert_user_error, run_cli

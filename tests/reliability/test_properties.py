@@ -15,7 +15,7 @@ from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad, parse
 from graph import rdf
 from graph.export import FORMATS, serialize_quads
 from graph.model import Entity, Mention, Paper, PaperExtraction
-from graph.namespaces import DEFAULT_BASE, XSD
+from graph.vocab import DEFAULT_BASE, XSD
 from graph.slug import label_key, slugify
 
 SETTINGS = settings(max_examples=40, deadline=None,

@@ -17,7 +17,7 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from graph.model import Entity, Mention, Paper, PaperExtraction, ResolvedCorpus, Result
-from graph.namespaces import DEFAULT_BASE, prefixes
+from graph.vocab import DEFAULT_BASE, prefixes
 from graph.rdf import corpus_quads
 from graph.slug import slugify
 
