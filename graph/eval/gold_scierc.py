@@ -17,10 +17,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from graph.errors import InputError
+from graph.vocab import ENTITY_TYPES
 
 TYPES = {"Method": "method", "Task": "task", "Metric": "metric", "Material": "dataset"}
 NEUTRAL_LABELS = {"OtherScientificTerm", "Generic"}
-ENTITY_TYPES = ("method", "dataset", "model", "task", "metric")
 SOURCE = (
     "SciERC (Luan et al., EMNLP 2018), copied from JerryHao2001/thesis-tanl @ 79612fe4 "
     "data/scierc/{train,dev}.json; research use, no licence stated by its distributors. "
