@@ -30,6 +30,8 @@ from graph.eval.gold_report import (  # noqa: F401
     format_table,
 )
 from graph.model import ENTITY_TYPES, Mention, Paper, PaperExtraction
+from graph.paths import TAXONOMY
+from graph.taxonomy import broader_links
 
 DEFAULT_EXTRACTORS: tuple[str, ...] = registry.DEFAULT_EXTRACTORS
 #: `broader(slug)` gives the slugs of the concepts directly (or transitively) broader than it.
@@ -785,26 +787,9 @@ def sweep(
     return reports
 
 
-TAXONOMY = Path(__file__).resolve().parent.parent / "data" / "taxonomy.ttl"
-
-
 def taxonomy_broader(path: Path = TAXONOMY) -> Broader | None:
     """`broader` from the skos:broader links of a taxonomy file (slug = last IRI segment)."""
-    if not path.exists():
-        return None
-    from rdflib import Graph
-    from rdflib.namespace import SKOS
-
-    graph = Graph()
-    graph.parse(path, format="turtle")
-    links: dict[str, set[str]] = {}
-    for narrow, _, broad in graph.triples((None, SKOS.broader, None)):
-        links.setdefault(_slug(str(narrow)), set()).add(_slug(str(broad)))
-    return lambda slug: links.get(slug, ())
-
-
-def _slug(iri: str) -> str:
-    return iri.rstrip("/").rsplit("/", 1)[-1].rsplit("#", 1)[-1]
+    return broader_links(path)
 
 
 def run_eval(

@@ -26,6 +26,7 @@ from graph.errors import InputError
 from graph.evaluate import normalise
 from graph.extractors import candidates as cand_mod
 from graph.extractors.scorer import FORMAT, NONE, Scorer
+from graph.paths import MODELS
 from graph.splits import SCIREX_DEV_SHARE, is_dev
 
 CLASSES: tuple[str, ...] = (NONE, "method", "dataset", "task", "metric")
@@ -313,7 +314,7 @@ def _folds(ids: Sequence[str], k: int, seed: int) -> Iterator[set[str]]:
         yield set(order[i::k])
 
 
-DEFAULT_OUT = Path(__file__).resolve().parents[1] / "data" / "models"
+DEFAULT_OUT = MODELS
 
 
 #: Tokens of each paper's body the scorer is fitted on (the shipped model's setting)

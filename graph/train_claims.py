@@ -26,10 +26,11 @@ from graph.extractors.claim_model import (
     abstract_features,
     claim_score,
 )
+from graph.paths import ROOT
 
 MODEL_FILE = "claims.json"
 REPORT_FILE = "claims.report.json"
-REPO = Path(__file__).resolve().parents[1]
+REPO = ROOT
 #: CSAbstruct's result sentences count for recall when the annotators agreed this much
 RESULT_CONFIDENCE = 0.7
 #: the claim-score thresholds the out-of-fold predictions are scored at
