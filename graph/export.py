@@ -28,9 +28,9 @@ from typing import IO, Any
 from pyoxigraph import DefaultGraph, NamedNode, Quad, RdfFormat, parse, serialize
 
 from graph.errors import PaperkgError
-from graph.vocab import DEFAULT_BASE, prefixes
 from graph.rdf import sort_quads
 from graph.report import render_markdown
+from graph.vocab import DEFAULT_BASE, prefixes
 
 #: `paperkg export --format` name -> (format, whether it holds named graphs, file suffix).
 FORMATS: dict[str, tuple[RdfFormat, bool, str]] = {
