@@ -29,17 +29,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-BASE = "https://w3id.org/paperkg/id/"
-PKG = "https://w3id.org/paperkg/ns#"
-RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
-RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
-SKOS = "http://www.w3.org/2004/02/skos/core#"
-DCTERMS = "http://purl.org/dc/terms/"
-XSD_INTEGER = "http://www.w3.org/2001/XMLSchema#integer"
+from graph.vocab import DCTERMS, LINK_OF_TYPE, PKG, RDF, RDFS, SKOS, XSD  # noqa: E402
+from graph.vocab import DEFAULT_BASE as BASE  # noqa: E402
+
+RDF_TYPE = RDF + "type"
+RDFS_LABEL = RDFS + "label"
+XSD_INTEGER = XSD + "integer"
 # Entity pools, relative to the number of papers, and links per paper.
-POOLS = {"method": (0.05, "usesMethod", 2), "dataset": (0.01, "usesDataset", 1),
-         "model": (0.02, "usesModel", 1), "task": (0.005, "addressesTask", 1),
-         "metric": (0.001, "reportsMetric", 1), "domain": (0.0003, "inDomain", 1)}
+_SHARES = {"method": (0.05, 2), "dataset": (0.01, 1), "model": (0.02, 1), "task": (0.005, 1),
+           "metric": (0.001, 1), "domain": (0.0003, 1)}
+POOLS = {kind: (share, LINK_OF_TYPE[kind], count) for kind, (share, count) in _SHARES.items()}
 WORDS = ("graph neural deep sparse contrastive robust efficient multi scale attention "
          "learning transfer diffusion kernel bayesian causal latent adaptive").split()
 

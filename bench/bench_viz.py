@@ -35,14 +35,14 @@ from pyvis.network import Network
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from graph import viz  # noqa: E402
+from graph.vocab import LINK_OF_TYPE  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 ENTITY_SHARE = {"method": 0.33, "dataset": 0.22, "model": 0.15, "task": 0.12, "metric": 0.07,
                 "domain": 0.11}
-RELATION = {"method": "usesMethod", "dataset": "usesDataset", "model": "usesModel",
-            "task": "addressesTask", "metric": "reportsMetric", "domain": "inDomain"}
+RELATION = LINK_OF_TYPE
 # Recorded by both pages. It must run in the same script as the network's construction:
 # stabilisation starts on a timer, which may fire between two scripts.
 PROBE = """;(function () {

@@ -59,8 +59,9 @@ CLASSES: dict[str, str] = {
 #: A paper's links to the concepts it names: (local name, the concept type it reaches, the verb
 #: a page shows for it). `proposes` (the paper's own contribution) reaches any concept type;
 #: every other concept a paper names is linked by the one link of its type.
+PROPOSES = "proposes"
 LINK_TABLE: tuple[tuple[str, str | None, str], ...] = (
-    ("proposes", None, "proposes"),
+    (PROPOSES, None, "proposes"),
     ("usesMethod", "method", "uses"),
     ("usesDataset", "dataset", "uses"),
     ("usesModel", "model", "uses"),
@@ -68,7 +69,6 @@ LINK_TABLE: tuple[tuple[str, str | None, str], ...] = (
     ("reportsMetric", "metric", "reports"),
     ("inDomain", "domain", "in"),
 )
-PROPOSES = "proposes"
 #: Every paper -> concept link, in the order above.
 LINKS: tuple[str, ...] = tuple(name for name, _, _ in LINK_TABLE)
 #: Concept type -> the paper's link to a concept of that type it does not itself propose.
