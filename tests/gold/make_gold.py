@@ -22,7 +22,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 
-from graph.splits import SCIREX_DEV_SHARE, is_dev  # noqa: E402
+from graph.eval.splits import SCIREX_DEV_SHARE, is_dev  # noqa: E402
 
 DEFAULT_SCIREX = ROOT.parent / "shared" / "data" / "scirex" / "train_docs"
 ANNOTATIONS = HERE / "annotations.json"

@@ -26,10 +26,10 @@ from graph.extractors.claim_model import (
     abstract_features,
     claim_score,
 )
+from graph.paths import DATA_DIR, ROOT
 
 MODEL_FILE = "claims.json"
 REPORT_FILE = "claims.report.json"
-REPO = Path(__file__).resolve().parents[1]
 #: CSAbstruct's result sentences count for recall when the annotators agreed this much
 RESULT_CONFIDENCE = 0.7
 #: the claim-score thresholds the out-of-fold predictions are scored at
@@ -248,16 +248,16 @@ def choose_threshold(abstracts: Sequence[Abstract], scores: Sequence[Sequence[fl
 def train(
     out_dir: Path | str | None = None,
     *,
-    csabstruct_dir: Path | str = REPO.parent / "shared" / "data" / "csabstruct",
-    annotations: Path | str | None = REPO / "tests" / "gold" / "annotations.json",
-    texts: Path | str = REPO / "tests" / "gold" / "dev.json",
+    csabstruct_dir: Path | str,
+    annotations: Path | str | None = ROOT / "tests" / "gold" / "annotations.json",
+    texts: Path | str = ROOT / "tests" / "gold" / "dev.json",
     folds: int = 5,
     compare: bool = False,
     report_dev: bool = False,
 ) -> str:
     """Choose the threshold out of fold, fit on all of train, write the model and its report;
     the lines to print come back."""
-    out = Path(out_dir) if out_dir else REPO / "data" / "models"
+    out = Path(out_dir) if out_dir else DATA_DIR / "models"
     if folds < 2:
         raise InputError(f"--folds: the threshold is chosen out of fold: at least 2 ({folds})")
     train_set = read_csabstruct(Path(csabstruct_dir) / "train.jsonl")
