@@ -50,7 +50,6 @@ def domain_correct(pred: str, gold: Iterable[str], ancestors: Callable[[str], se
     return any(pred == g or g in ancestors(pred) or pred in ancestors(g) for g in gold)
 
 
-
 def score_areas(
     acc: DomainScore, gold: Sequence[str], got: Sequence[str], ancestors: Callable[[str], set[str]]
 ) -> list[str]:

@@ -12,8 +12,9 @@ from graph.errors import InputError, PaperkgError
 from graph.eval.gold import GoldPaper, gold_papers, load_gold
 from graph.eval.gold_areas import records_by_id
 from graph.eval.gold_results import load as load_results
+from graph.paths import ROOT
 
-GOLD_DIR = Path(__file__).resolve().parents[2] / "tests" / "gold"
+GOLD_DIR = ROOT / "tests" / "gold"
 SPLITS = ("train", "dev")
 
 

@@ -132,7 +132,6 @@ class ProposedScore:
         return {"papers": self.papers, **self.names.to_dict()}
 
 
-
 @dataclass
 class EvalReport:
     gold: str
@@ -152,7 +151,7 @@ class EvalReport:
     papers: list[PaperDiff]
     not_run: list[str] = field(default_factory=list)
     #: proposed names (any entity type) on the papers whose gold has `proposes`
-    proposed: ProposedScore = field(default_factory=lambda: ProposedScore())
+    proposed: ProposedScore = field(default_factory=ProposedScore)
     #: per type, predicted entities that matched only a neutral span (neither right nor wrong)
     neutral: dict[str, int] = field(default_factory=dict)
 
@@ -179,7 +178,6 @@ class EvalReport:
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
-
 
 
 @dataclass

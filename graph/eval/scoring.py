@@ -73,7 +73,6 @@ def filter_confidence(
     ]
 
 
-
 def score(
     gold: Sequence[GoldPaper],
     extractions: Sequence[PaperExtraction],

@@ -90,6 +90,7 @@ def _fold(example: Example) -> int:
 
 
 def _fit(features, labels: list[str], weights: np.ndarray):
+    # deferred: scikit-learn is heavy and only fitting needs it
     from sklearn.linear_model import LogisticRegression
 
     model = LogisticRegression(C=C, max_iter=300, random_state=SEED)
