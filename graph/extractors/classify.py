@@ -1,6 +1,6 @@
 """What kind of entity a phrase names: head nouns, name shapes and context cues.
 
-Each function returns evidence as {type: strength in [0, 1]}; candidates.py combines them.
+Each function returns evidence as {type: strength in [0, 1]}; decide.py combines them.
 """
 
 from __future__ import annotations
