@@ -52,7 +52,7 @@ from graph.vocab import (
     result_iri,
 )
 from graph.slug import label_key, slugify
-from graph.text_clean import collapse
+from graph.nlp.text_clean import collapse
 
 TAXONOMY_PATH = Path(__file__).resolve().parent.parent / "data" / "taxonomy.ttl"
 #: Words of the abstract that label a paper with neither title nor named contribution.
