@@ -704,7 +704,7 @@ def available_extractors(names: Iterable[str] = DEFAULT_EXTRACTORS) -> tuple[lis
 def extract_gold(
     gold: Sequence[GoldPaper], *, extractors: Sequence[str], nlp: Language | None = None
 ) -> list[PaperExtraction]:
-    from graph.pipeline import extract_papers
+    from graph.extractors.pipeline import extract_papers
 
     papers = [Paper(key=g.id, abstract=g.abstract, title=g.title, id=g.id) for g in gold]
     return extract_papers(papers, nlp=nlp, extractors=tuple(extractors))

@@ -90,7 +90,7 @@ def test_extraction_view_of_a_long_abstract_maps_into_its_beginning() -> None:
 
 
 def test_extraction_offsets_index_the_verbatim_abstract() -> None:
-    from graph.pipeline import extract_papers
+    from graph.extractors.pipeline import extract_papers
 
     abstract = ("We propose  $m$-Synchronous SGD. On ImageNet, our method improves top-1\n"
                 "accuracy by $4.4$\\% over \\emph{Local SGD}.")
