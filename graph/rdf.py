@@ -20,7 +20,7 @@ from pathlib import Path
 
 from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad, RdfFormat, Store, parse
 
-from graph.metric_direction import higher_is_better
+from graph.extractors.metric_direction import higher_is_better
 from graph.model import (
     ENTITY_TYPES,
     Entity,

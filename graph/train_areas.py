@@ -20,10 +20,10 @@ from pathlib import Path
 
 import numpy as np
 
-from graph import areas
 from graph.area_labels import VENUE_AREAS, track_areas
 from graph.errors import InputError
 from graph.eval.gold_areas import read_paperlists
+from graph.extractors import areas
 from graph.splits import AAAI_DEV_SHARE, bucket, is_dev
 from graph.taxonomy import load as load_taxonomy
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import gzip
 import json
 
-from graph import areas
 from graph import train_areas as trainer
+from graph.extractors import areas
 from graph.splits import AAAI_DEV_SHARE, is_dev
 
 VISION = "images pixels camera segmentation of images detection"

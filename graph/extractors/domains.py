@@ -17,8 +17,8 @@ from dataclasses import replace
 
 from spacy.tokens import Doc
 
-from graph.areas import load as load_area_model
 from graph.extractors.area_cues import STRONG, Hit, cues_for
+from graph.extractors.areas import load as load_area_model
 from graph.extractors.tokens import Tokens, table
 from graph.model import Mention
 from graph.taxonomy import Taxonomy
@@ -154,7 +154,7 @@ def _evidence(tokens: Tokens, start: int, end: int) -> tuple[str, int, int]:
 def extract(doc: Doc) -> list[Mention]:
     """The paper's research areas: one to three domain mentions, most likely first.
 
-    The trained classifier (graph.areas) decides the fields; the cue rules below name the
+    The trained classifier (graph.extractors.areas) decides the fields; the cue rules below name the
     subfield within one where they find it ("computer-vision" -> "semantic-segmentation").
     Fields the rules find outside the classifier's are not added: on AAAI 2022 train they
     never agreed with the paper's track (docs/linking.md). Without a shipped model the rules
