@@ -88,6 +88,8 @@ def choose(probs, classes, relative_floor: float, min_probability: float,
 
 
 def vectorizer(settings: dict, vocabulary: dict[str, int] | None = None):
+    # deferred heavy import: scikit-learn is read only where a model is loaded or trained, not
+    # by the modules that import this one for its names
     from sklearn.feature_extraction.text import TfidfVectorizer
 
     return TfidfVectorizer(

@@ -40,7 +40,9 @@ def decide(d: Draft, scorer: Scorer | None) -> Candidate | None:
     if "chunk" in d.sources and "lexicon" not in d.sources and "acronym" not in d.sources:
         # descriptions, not names: the longer, the less likely an entity
         conf *= 1.0 - 0.06 * max(0, len(span) - 2)
-        if etype == "dataset" and not any(classify.is_name_shaped(t.text) or t.pos_ == "PROPN" for t in span):
+        if etype == "dataset" and not any(
+            classify.is_name_shaped(t.text) or t.pos_ == "PROPN" for t in span
+        ):
             # "a large-scale dataset", "training data": a dataset is named by a proper name
             conf *= 0.35
     if conf < MIN_CONFIDENCE:

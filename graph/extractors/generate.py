@@ -102,7 +102,8 @@ def _phrase_wordings(t: Tokens, d_list: list[Draft], phrases: list[tuple[int, in
     paper's wording of it: "the WIDER FACE validation dataset", "the BRATS test data" (a name
     typed as another kind drops it: decide.py's `_worded_as_another_kind`)."""
     words = KIND_WORDS["dataset"]
-    headed = [(s, e) for s, e in phrases if t.lemma_lower[e - 1] in words or t.lower[e - 1] in words]
+    headed = [(s, e) for s, e in phrases
+              if t.lemma_lower[e - 1] in words or t.lower[e - 1] in words]
     if not headed:
         return
     names = [d for d in d_list if d.sources & _NAME_SOURCES]
@@ -355,4 +356,5 @@ def is_coined(d: Draft) -> bool:
     span = d.span
     if d.aliases or classify.is_name_shaped(d.text):
         return True
-    return len(span) == 1 and span[0].pos_ == "PROPN" and span[0].is_title and not span[0].is_sent_start
+    return (len(span) == 1 and span[0].pos_ == "PROPN" and span[0].is_title
+            and not span[0].is_sent_start)

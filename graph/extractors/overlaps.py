@@ -7,7 +7,10 @@ import re
 from graph.extractors import classify
 from graph.extractors.spans import Candidate
 
-_TIERS = {"named-variant": 0, "lexicon": 2, "lexicon-variant": 2, "acronym": 2, "acronym-use": 2, "name": 1, "chunk": 0}
+_TIERS = {
+    "named-variant": 0, "lexicon": 2, "lexicon-variant": 2, "acronym": 2, "acronym-use": 2,
+    "name": 1, "chunk": 0,
+}
 
 
 def _tier(c: Candidate) -> int:

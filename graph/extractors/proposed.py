@@ -79,7 +79,9 @@ _BASELINE_PREPS = frozenset("over than against versus vs".split())
 _BASELINE_VERBS = frozenset("outperform beat surpass exceed compare".split())
 _BACKGROUND_ADVERBS = frozenset("recently previously originally traditionally".split())
 # adjectival compounds ("ResNet-like", "EM-based") describe; they do not name
-_ADJECTIVE_TAILS = ("-like", "-based", "-style", "-inspired", "-driven", "-aware", "-free", "-specific")
+_ADJECTIVE_TAILS = (
+    "-like", "-based", "-style", "-inspired", "-driven", "-aware", "-free", "-specific",
+)
 # a citation key left in converted text: "bellemare2017distributional"
 _CITATION = re.compile(r"^[a-z]+\d{4}[a-z]*$")
 _NAMING_LEADS = (
@@ -89,7 +91,9 @@ _NAMING_LEADS = (
 # "our VQA demo", "our code": artefacts of the work, not what it proposes
 _ARTEFACTS = frozenset("demo code website webpage page repository implementation toolkit".split())
 # "a super-resolution method (SR)": a defined acronym on a description is not a coined name
-_KIND_HEADS = frozenset("method approach technique model system algorithm framework scheme strategy".split())
+_KIND_HEADS = frozenset(
+    "method approach technique model system algorithm framework scheme strategy".split()
+)
 _ADJECTIVE_COMPOUND = re.compile(r"\S+-(?:like|based|style|inspired|driven|aware|free|specific)\b")
 _QUOTES = frozenset("\"'“”‘’")
 
