@@ -30,7 +30,7 @@ def decide(d: Draft, scorer: Scorer | None) -> Candidate | None:
     if not scores:
         return None
     if "acronym" in d.sources:
-        best = max(scores, key=scores.get)
+        best = max(scores, key=scores.__getitem__)
         scores[best] = combine([scores[best], _ACRONYM_STRENGTH])
     # a named variant of a model family, or a lexicon model, is a model rather than a method
     if scores.get("model", 0) and scores.get("method", 0) and scores["model"] >= 0.75:
@@ -123,14 +123,14 @@ def _decide_learned(d: Draft, scorer: Scorer) -> Candidate | None:
         # "Margin Drift Loss (MDL)": either form may be the better known
         partner = scorer.probabilities(features(d.partner))
         typed = {t: max(p, partner[t]) for t, p in typed.items()}
-    etype = max(typed, key=typed.get)
+    etype = max(typed, key=typed.__getitem__)
     conf = typed[etype]
     proposed: bool | None = None
     if conf < scorer.thresholds.get(etype, MIN_CONFIDENCE) and (proposed := is_proposed(d)):
         # a name the abstract coins for its own contribution is an entity, whatever the
         # training papers (which never saw it) suggest; its type comes from the rules
         rule_scores = {t: combine(v) for t, v in d.evidence.items() if t != "model"}
-        etype = max(rule_scores, key=rule_scores.get) if rule_scores else "method"
+        etype = max(rule_scores, key=rule_scores.__getitem__) if rule_scores else "method"
         conf = max(conf, _COINED_CONTRIBUTION)
     # SciREX, the training data, files named models under Method, and its papers predate most
     # of today's model names: a name of a model family, or a checkpoint's shape, decides the

@@ -197,10 +197,10 @@ def drafts_of(doc: Doc) -> tuple[list[Draft], dict[str, Draft]]:
         d.partner = short
     if short_forms:
         for i, word in enumerate(t.text):
-            d = short_forms.get(word)
-            if d is None and word.endswith("s"):
-                d = short_forms.get(word[:-1])
-            if d is not None and not (d.start <= i < d.end):
+            long = short_forms.get(word)
+            if long is None and word.endswith("s"):
+                long = short_forms.get(word[:-1])
+            if long is not None and not (long.start <= i < long.end):
                 use = draft(i, i + 1)
                 use.sources.add("acronym-use")
 
@@ -329,13 +329,13 @@ def drafts_of(doc: Doc) -> tuple[list[Draft], dict[str, Draft]]:
     for named in lists.find(t, known_types):
         strength = _LISTED_STRENGTH if named.anchor == "kind" else _PEER_STRENGTH
         for start, end in named.items:
-            d = drafts.get((start, end))
-            if d is None:
-                d = draft(start, end)
+            listed = drafts.get((start, end))
+            if listed is None:
+                listed = draft(start, end)
                 # a listed task is a phrase ("word ordering"), a listed dataset a name
-                d.sources.add("name" if is_coined(d) else "chunk")
-                d_list.append(d)
-            d.add({named.type: strength})
+                listed.sources.add("name" if is_coined(listed) else "chunk")
+                d_list.append(listed)
+            listed.add({named.type: strength})
         if named.kind_after is not None and named.items:
             # "the FLIC and MPII benchmarks": the last name's wording with its kind word
             d = drafts[named.items[-1]]

@@ -55,7 +55,7 @@ def tidy(c: Candidate) -> Candidate | None:
         text = text.strip(" ,;:-")
     if len(text) < 2 or not any(ch.isalnum() for ch in text) or _MODIFIER.match(text):
         return None
-    label = clean_label(c.label or text)
+    label: str | None = clean_label(c.label or text)
     label = None if label == text else label
     if text == c.text and label == c.label:
         return c
