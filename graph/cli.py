@@ -190,7 +190,7 @@ def neighbours(node, store, depth, types, limit, as_json):
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
-    from graph.text_clean import collapse
+    from graph.nlp.text_clean import collapse
 
     for item in data["nodes"]:
         click.echo(f"{item['type']:8} {collapse(item['label'] or '')}  <{item['iri']}>")

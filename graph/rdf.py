@@ -20,7 +20,7 @@ from pathlib import Path
 
 from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad, RdfFormat, parse
 
-from graph.metric_direction import higher_is_better
+from graph.extractors.metric_direction import higher_is_better
 from graph.model import (
     ENTITY_TYPES,
     Entity,
@@ -33,7 +33,7 @@ from graph.model import Result as ResultRecord
 from graph.paths import TAXONOMY
 from graph.slug import label_key, slugify
 from graph.taxonomy import taxonomy_quads
-from graph.text_clean import collapse
+from graph.nlp.text_clean import collapse
 from graph.vocab import (
     DCTERMS,
     DEFAULT_BASE,

@@ -10,7 +10,17 @@ import pytest
 from graph import extractors as registry
 from graph.errors import InputError
 from graph.eval.splits import SCIREX_DEV_SHARE, is_dev
-from graph.extractors import acronyms, candidates, classify, lexicon, scorer
+from graph.extractors import (
+    acronyms,
+    candidates,
+    classify,
+    decide,
+    features,
+    generate,
+    lexicon,
+    overlaps,
+    scorer,
+)
 from graph.model import Mention
 
 ENTITY_EXTRACTORS = ("datasets.v1", "methods.v1", "metrics.v1", "models.v1", "tasks.v1")
@@ -500,14 +510,14 @@ def test_a_known_name_read_as_another_kind_keeps_neither_its_name_nor_wording(nl
               "performance to recent approaches.")
     vqa = {d.text: d for d in candidates.drafts_of(doc)[0]}["VQA"]
     assert vqa.lexicon_type == "task"
-    assert candidates._label(vqa, "task") == "visual question answering"
-    assert candidates._aliases(vqa, "task") == ("VQA",)
-    assert candidates._label(vqa, "dataset") is None
-    assert candidates._aliases(vqa, "dataset") == ("VQA dataset",)
+    assert decide.label_as(vqa, "task") == "visual question answering"
+    assert decide.aliases_as(vqa, "task") == ("VQA",)
+    assert decide.label_as(vqa, "dataset") is None
+    assert decide.aliases_as(vqa, "dataset") == ("VQA dataset",)
 
 
 def test_the_narrowing_rule_keeps_the_known_name_without_it(nlp, monkeypatch):
-    monkeypatch.setattr(candidates, "_narrower", lambda cands: set())
+    monkeypatch.setattr(overlaps, "_narrower", lambda cands: set())
     found = {m.text for m in run(nlp, "Our detector improves the detection accuracy by 3 points.")
              if m.type == "metric"}
     assert found == {"accuracy"}
@@ -666,7 +676,7 @@ def test_each_conjunct_of_a_coordinated_phrase_is_a_candidate(nlp):
 def test_phrase_length_counts_a_hyphenated_word_once(nlp):
     text = "We propose a novel tree-structured long short-term memory architecture for parsing."
     assert "tree-structured long short-term memory architecture" in _draft_texts(nlp, text)
-    assert candidates.MAX_PHRASE_TOKENS == 7  # nine tokens, five words
+    assert generate.MAX_PHRASE_TOKENS == 7  # nine tokens, five words
 
 
 def test_a_dataset_phrase_around_one_name_is_its_wording(nlp):
@@ -687,4 +697,4 @@ def test_the_scorer_sees_how_often_a_candidate_is_written(nlp):
     assert candidates.features(drafts["SparseNet"])["rep:3"] == 1.0
     assert candidates.features(drafts["residual decoder"])["rep:1"] == 1.0
     # whole words only: "SparseNets" would not count
-    assert candidates._repeats("sparsenets and sparsenet", "SparseNet") == 1
+    assert features.repeats("sparsenets and sparsenet", "SparseNet") == 1

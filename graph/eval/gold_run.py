@@ -16,7 +16,7 @@ from graph.eval.gold_report import format_sweep, format_table
 from graph.eval.scores import EvalReport
 from graph.eval.scoring import filter_confidence, score
 from graph.model import Paper, PaperExtraction
-from graph.pipeline import extract_papers
+from graph.extractors.pipeline import extract_papers
 
 if TYPE_CHECKING:
     from spacy.language import Language

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-from graph import areas
 from graph.errors import InputError
 from graph.eval.gold_areas import TRACK_AREAS, read_paperlists
 from graph.eval.splits import AAAI_DEV_SHARE, bucket, is_dev
+from graph.extractors import areas
 from graph.taxonomy import load as load_taxonomy
 
 SETTINGS = {"ngram_range": [1, 2], "min_df": 3, "max_features": 30000}
