@@ -87,7 +87,7 @@ def extract(
 
             return extract_parallel(papers, workers=workers, spacy_model=spacy_model,
                                     extractors=extractors, progress=advance)
-        from graph.pipeline import iter_extractions
+        from graph.extractors.pipeline import iter_extractions
 
         results = []
         for extraction in iter_extractions(papers, nlp=nlp_loader.load(spacy_model),
@@ -293,7 +293,7 @@ def _streamed_fill(
                     advance(len(part))
                     yield from map(Path, paths)
             else:
-                from graph.pipeline import iter_extractions
+                from graph.extractors.pipeline import iter_extractions
 
                 with NQuadsFiles(folder, "static", STREAM_FILE_LINES) as out:
                     for extraction in iter_extractions(

@@ -130,7 +130,7 @@ def _pipeline(spacy_model: str):
 def _extract_partition(
     papers: Sequence[Paper], *, spacy_model: str, extractors: tuple[str, ...], batch_size: int
 ) -> list[PaperExtraction]:
-    from graph.pipeline import extract_papers
+    from graph.extractors.pipeline import extract_papers
 
     return extract_papers(papers, nlp=_pipeline(spacy_model), extractors=extractors,
                           batch_size=batch_size)

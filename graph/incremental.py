@@ -274,7 +274,7 @@ def apply_update(store: Any, sparql: str) -> None:
 
 def _default_extract(spacy_model: str, extractors: Sequence[str]) -> Extract:
     def extract(papers: Sequence[Paper]) -> list[PaperExtraction]:
-        from graph.pipeline import extract_papers
+        from graph.extractors.pipeline import extract_papers
 
         return extract_papers(papers, nlp=nlp_loader.load(spacy_model), extractors=extractors)
 

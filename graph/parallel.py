@@ -7,7 +7,7 @@ back to the parent, where the extractors then run on one core, so the rule-based
 Here each worker process loads the pipeline once and runs parsing *and* extractors on
 contiguous chunks of the corpus, sending back only the small PaperExtraction records.
 Chunks are returned in input order, and a chunk's output does not depend on which process ran
-it or on its neighbours, so the result equals `graph.pipeline.extract_papers` exactly.
+it or on its neighbours, so the result equals `graph.extractors.pipeline.extract_papers` exactly.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def _init_worker(spacy_model: str, extractors: tuple[str, ...], batch_size: int,
 
 
 def _extract_chunk(job: tuple[Sequence[Paper], str]) -> tuple[list[PaperExtraction], list[str]]:
-    from graph.pipeline import extract_papers
+    from graph.extractors.pipeline import extract_papers
 
     papers, stem = job
     extractions = extract_papers(
@@ -136,7 +136,7 @@ def iter_parallel(
     if not parts:
         return
     if workers == 1 or len(parts) == 1:
-        from graph.pipeline import extract_papers
+        from graph.extractors.pipeline import extract_papers
 
         nlp = nlp_loader.load(spacy_model)
         for n, part in enumerate(parts):

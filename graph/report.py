@@ -214,9 +214,9 @@ def corpus_report(corpus: Any) -> tuple[dict[str, Any], list[str]]:
     - `skipped`: "path:line" of entries and records without an abstract (BibTeX, RIS,
       reference exports), which the build leaves out;
     - `cut`: papers whose abstract extraction read only in part (over
-      `graph.text_clean.MAX_EXTRACTION_CHARS`), with the lengths.
+      `graph.nlp.text_clean.MAX_EXTRACTION_CHARS`), with the lengths.
     """
-    from graph.text_clean import MAX_EXTRACTION_CHARS, extraction_view
+    from graph.nlp.text_clean import MAX_EXTRACTION_CHARS, extraction_view
 
     formats: Counter[str] = Counter()
     for notes in corpus.notes.values():

@@ -8,7 +8,7 @@ from pyoxigraph import NamedNode
 
 from graph import taxonomy
 from graph.errors import InputError
-from graph.evaluate import taxonomy_broader
+from graph.eval import taxonomy_broader
 from graph.vocab import DEFAULT_BASE
 
 OTHER_BASE = "http://example.org/kg/"

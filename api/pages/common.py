@@ -15,8 +15,8 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, url_for
 
+from graph.nlp.text_clean import readable
 from graph.vocab import CLASSES, CONCEPT_TYPES, DEFAULT_BASE, LINK_VERBS, PREFIXES
-from graph.text_clean import readable
 
 _API = Path(__file__).resolve().parent.parent
 bp = Blueprint("pages", __name__, root_path=str(_API), template_folder="templates",

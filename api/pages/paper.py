@@ -9,8 +9,8 @@ from typing import Any
 from flask import abort, render_template, url_for
 
 from graph import lookup
+from graph.nlp.text_clean import readable
 from graph.vocab import CLAIM_KIND_CLASSES, CONCEPT_TYPES, PKG, paper_key_of
-from graph.text_clean import readable
 
 from .common import (
     LINK_PREDICATES,

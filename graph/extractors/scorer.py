@@ -48,7 +48,7 @@ class Scorer:
         top = max(logits)
         exps = [math.exp(v - top) for v in logits]
         total = sum(exps)
-        return {c: e / total for c, e in zip(self.classes, exps)}
+        return {c: e / total for c, e in zip(self.classes, exps, strict=True)}
 
     def to_json(self) -> dict:
         return {

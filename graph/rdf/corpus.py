@@ -11,6 +11,7 @@ from pathlib import Path
 from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
 
 from graph.model import Entity, ResolvedCorpus
+from graph.nlp.text_clean import collapse
 from graph.rdf.labels import domain_slug
 from graph.rdf.literals import integer, iri, text
 from graph.rdf.ntriples import (
@@ -41,7 +42,6 @@ from graph.rdf.terms import (
     A,
 )
 from graph.taxonomy import taxonomy_quads
-from graph.text_clean import collapse
 from graph.vocab import DEFAULT_BASE, check_base, entity_iri
 
 

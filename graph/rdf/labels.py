@@ -8,8 +8,8 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 
 from graph.model import Entity, Mention, PaperExtraction, Result
+from graph.nlp.text_clean import collapse
 from graph.slug import label_key, slugify
-from graph.text_clean import collapse
 from graph.vocab import ENTITY_TYPES, RESULT_FIELDS
 
 #: Words of the abstract that label a paper with neither title nor named contribution.

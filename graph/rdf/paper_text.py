@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from graph.metric_direction import higher_is_better
+from graph.extractors.metric_direction import higher_is_better
 from graph.model import Entity, Mention, PaperExtraction
 from graph.model import Result as ResultRecord
 from graph.rdf.labels import (

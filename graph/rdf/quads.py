@@ -12,9 +12,10 @@ from collections.abc import Mapping, Sequence
 
 from pyoxigraph import Literal, NamedNode, Quad
 
-from graph.metric_direction import higher_is_better
+from graph.extractors.metric_direction import higher_is_better
 from graph.model import Entity, Mention, PaperExtraction
 from graph.model import Result as ResultRecord
+from graph.nlp.text_clean import collapse
 from graph.rdf.labels import (
     claim_about,
     domain_slug,
@@ -80,7 +81,6 @@ from graph.rdf.terms import (
     A,
     claim_kind,
 )
-from graph.text_clean import collapse
 from graph.vocab import (
     DEFAULT_BASE,
     annotation_iri,
