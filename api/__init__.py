@@ -11,106 +11,32 @@ shares one among its worker processes), else one of the app's own.
 
 from __future__ import annotations
 
-import atexit
+import importlib
 import logging
-import threading
-from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Mapping
+from types import ModuleType
+from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask
 
-from api import errors, settings
+from api import errors, graph_api, limits, openapi, settings, sparql, templating
+from api.context import Services, services
 from api.query.clients import ClientTable
-from graph.errors import StoreError
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 
-class Services:
-    """The app's store (opened read-only on first use), query runner and caches."""
-
-    def __init__(self, values: dict[str, Any], *, opener: str = "graph.store:open_store",
-                 clients: ClientTable | None = None):
-        self.settings = values
-        self.opener = opener
-        self.clients = clients
-        self._store: Any = None
-        self._runner: Any = None
-        self._lock = threading.RLock()
-        self._cache: dict[str, tuple[str, Any]] = {}
-
-    @property
-    def store(self) -> Any:
-        """The store, reopened when its content changed on disk since it was opened."""
-        with self._lock:
-            if self._store is None:
-                from api.query import open_read_only
-
-                self._store = open_read_only(self.settings["store"], self.opener)
-            else:
-                refresh = getattr(self._store, "refresh", None)
-                if callable(refresh):
-                    try:
-                        refresh()
-                    except StoreError:
-                        log.exception("cannot reopen the store at %s", self.settings["store"])
-            return self._store
-
-    def generation(self) -> str:
-        return str(self.store.generation())
-
-    @property
-    def runner(self) -> Any:
-        with self._lock:
-            if self._runner is None:
-                from api.query import QueryRunner
-
-                self._runner = QueryRunner(
-                    self.settings["store"], workers=self.settings["query_workers"],
-                    time_limit_ms=self.settings["query_time_limit_ms"],
-                    row_cap=self.settings["row_cap"], opener=self.opener,
-                    clients=self.clients, cheap_ms=self.settings["cheap_query_ms"])
-                atexit.register(self._runner.close)
-            return self._runner
-
-    def cached(self, name: str, compute: Callable[[], T]) -> T:
-        """`compute()` once per store generation."""
-        generation = self.generation()
-        with self._lock:
-            hit = self._cache.get(name)
-            if hit is not None and hit[0] == generation:
-                return hit[1]  # type: ignore[no-any-return]
-        value = compute()
-        with self._lock:
-            self._cache[name] = (generation, value)
-        return value
-
-    def named_graphs(self) -> list[str]:
-        def compute() -> list[str]:
-            listed = getattr(self.store, "named_graphs", None)
-            if callable(listed):
-                return sorted(str(g) for g in listed())
-            rows = self.store.query("SELECT DISTINCT ?g WHERE { GRAPH ?g { } }")
-            return sorted(row["g"].value for row in rows)
-
-        return self.cached("named_graphs", compute)
-
-    def close(self) -> None:
-        with self._lock:
-            if self._runner is not None:
-                self._runner.close()
-                self._runner = None
-            if self._store is not None:
-                close = getattr(self._store, "close", None)
-                if callable(close):
-                    close()
-                self._store = None
+def _optional(name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
 
 
-def services() -> Services:
-    """The Services object of the current app."""
-    return current_app.extensions["paperkg"]  # type: ignore[no-any-return]
+# The web pages are optional: without them the APIs are served alone.
+pages = _optional("api.pages")
+
+__all__ = ["Services", "create_app", "services"]
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -133,16 +59,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["paperkg"] = Services(
         values, opener=str(config.get("STORE_OPENER", "graph.store:open_store")), clients=table)
 
-    from api import graph_api, limits, openapi, sparql
-
     errors.init_app(app)
+    templating.init_app(app)
     limits.init_app(app, table)
     app.register_blueprint(sparql.bp)
     app.register_blueprint(graph_api.bp)
     app.register_blueprint(openapi.bp)
-    try:
-        from api import pages
-    except ImportError:
+    if pages is None:
         log.info("api.pages is not installed: serving the APIs without the web pages")
     else:
         app.register_blueprint(pages.bp)

@@ -6,10 +6,9 @@ Views raise `ApiError` (or any werkzeug HTTPException); the handlers registered 
 
 from __future__ import annotations
 
-import html
 import logging
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 log = logging.getLogger(__name__)
@@ -47,8 +46,7 @@ def _wants_html() -> bool:
 
 
 def _html_error(status: int, message: str) -> Response:
-    body = (f"<!doctype html><meta charset=utf-8><title>{status}</title>"
-            f"<h1>{status}</h1><p>{html.escape(message)}</p>")
+    body = render_template("error.html", status=status, message=message)
     return Response(body, status=status, mimetype="text/html")
 
 
