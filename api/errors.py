@@ -10,6 +10,7 @@ import logging
 
 from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 log = logging.getLogger(__name__)
 
@@ -70,9 +71,9 @@ def handle_http_exception(exc: HTTPException) -> Response | HTTPException:
     return error_response(status, message, headers)
 
 
-def handle_unexpected(exc: Exception) -> Response:
+def handle_unexpected(exc: Exception) -> Response | HTTPException | WerkzeugResponse:
     if isinstance(exc, HTTPException):
-        return handle_http_exception(exc)  # type: ignore[return-value]
+        return handle_http_exception(exc)
     log.exception("unhandled error on %s %s", request.method, request.path)
     if not _is_api_path(request.path):
         return InternalServerError().get_response()

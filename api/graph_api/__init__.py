@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Blueprint
+from flask import Blueprint, Response
 
 from api.graph_api import files, questions, resources
 
 bp = Blueprint("graph", __name__)
 
 #: Every route of the blueprint (all GET); an endpoint is named for its view function.
-ROUTES: tuple[tuple[str, Callable[..., object]], ...] = (
+ROUTES: tuple[tuple[str, Callable[..., Response]], ...] = (
     ("/api/papers", questions.papers),
     ("/api/papers/<path:key>", questions.paper),
     ("/api/entities", questions.entities),

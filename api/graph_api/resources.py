@@ -66,7 +66,8 @@ def html_resource(iri: str, triples: list[pyoxigraph.Triple]) -> Response:
     subject = pyoxigraph.NamedNode(iri)
     rows = [(_cell(t.predicate, base_iri), _cell(t.object, base_iri))
             for t in triples if t.subject == subject]
-    title = next((t.object.value for t in triples if t.subject == subject and t.predicate.value
+    title = next((t.object.value for t in triples if t.subject == subject
+                  and not isinstance(t.object, pyoxigraph.Triple) and t.predicate.value
                   in {RDFS + "label", SKOS + "prefLabel", DCTERMS + "title"}), iri)
     body = render_template("resource.html", title=title, iri=iri, rows=rows)
     return Response(body, mimetype="text/html")
