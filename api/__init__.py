@@ -3,38 +3,25 @@
 Blueprints: `sparql` (the SPARQL 1.1 endpoint), `graph` (the JSON graph API, linked-data
 resources, exports, health) and `pages` (the web UI, when installed). Settings are listed in
 `api.settings`; the open store, the query runner and per-generation caches live in one
-`Services` object at `app.extensions["paperkg"]`. Per-client records (rate limit, queries in
-flight, slow clients) live in a `api.query.clients.ClientTable` at
+`Services` object (`api.context`) at `app.extensions["paperkg"]`. Per-client records (rate
+limit, queries in flight, slow clients) live in a `api.query.clients.ClientTable` at
 `app.extensions["paperkg_clients"]`: the one given as `CLIENT_TABLE` in the config (the server
 shares one among its worker processes), else one of the app's own.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 from collections.abc import Mapping
-from types import ModuleType
 from typing import Any
 
 from flask import Flask
 
-from api import errors, graph_api, limits, openapi, settings, sparql, templating
+from api import errors, limits, settings, templating
 from api.context import Services, services
 from api.query.clients import ClientTable
 
 log = logging.getLogger(__name__)
-
-
-def _optional(name: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
-
-
-# The web pages are optional: without them the APIs are served alone.
-pages = _optional("api.pages")
 
 __all__ = ["Services", "create_app", "services"]
 
@@ -59,13 +46,20 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["paperkg"] = Services(
         values, opener=str(config.get("STORE_OPENER", "graph.store:open_store")), clients=table)
 
+    # Deferred heavy import: a query worker process imports this package (for
+    # api.query.worker) and needs none of the blueprints, which load the graph library,
+    # networkx and pyvis.
+    from api import graph_api, openapi, sparql
+
     errors.init_app(app)
     templating.init_app(app)
     limits.init_app(app, table)
     app.register_blueprint(sparql.bp)
     app.register_blueprint(graph_api.bp)
     app.register_blueprint(openapi.bp)
-    if pages is None:
+    try:
+        from api import pages  # deferred like the blueprints above; optional
+    except ImportError:
         log.info("api.pages is not installed: serving the APIs without the web pages")
     else:
         app.register_blueprint(pages.bp)

@@ -28,7 +28,7 @@ class Services:
         self.opener = opener
         self.clients = clients
         self._store: Any = None
-        self._runner: Any = None
+        self._runner: QueryRunner | None = None
         self._lock = threading.RLock()
         self._cache: dict[str, tuple[str, Any]] = {}
 
@@ -51,7 +51,7 @@ class Services:
         return str(self.store.generation())
 
     @property
-    def runner(self) -> Any:
+    def runner(self) -> QueryRunner:
         with self._lock:
             if self._runner is None:
                 self._runner = QueryRunner(

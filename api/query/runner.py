@@ -28,6 +28,9 @@ query found slow by any of them is slow for all.
 Where the operating system allows it, workers of an embedded store also drop their network
 access (a fresh network namespace), so even a query that slipped past the check could not
 connect anywhere.
+
+The pool and the line for a worker are `api.query.pool`, the slow-query facts
+`api.query.admission`, cheap queries `api.query.cheap`, result formats `api.query.results`.
 """
 
 from __future__ import annotations
@@ -75,7 +78,7 @@ class QueryRunner(WorkerPool):
             isolate=(not is_remote(location)) if isolate_network is None else isolate_network,
             clients=ClientTable(marks=1024, buckets=0) if clients is None else clients)
         self.row_cap = row_cap
-        # Queries known to be cheap (see `_run_here`), of an embedded store only: a remote
+        # Queries known to be cheap (api.query.cheap), of an embedded store only: a remote
         # store's server answers in its own time.
         self.cheap = CheapQueries(location, opener, cheap_ms if not is_remote(location) else 0.0)
 
@@ -101,8 +104,8 @@ class QueryRunner(WorkerPool):
 
         `form` skips the check when the caller has already run `check_query` on this text.
         `client` (the asking address) and the query's fingerprint (`query_key`) decide who
-        waits for a worker (see `_acquire`); QueryBusy says whether the client's own queries
-        made it wait. `base_iri` resolves the query's relative IRIs (the endpoint's URL).
+        waits for a worker (see `WorkerPool._acquire`); QueryBusy says whether the client's own
+        queries made it wait. `base_iri` resolves the query's relative IRIs (the endpoint's URL).
         """
         if form is None:
             form = check_query(sparql, graphs=graphs, base_iri=base_iri)
