@@ -385,11 +385,11 @@ def test_resource_html_of_a_result_escapes_text(client):
 
 def test_resource_html_never_has_raw_markup(app, store_location, exports_dir, make_app):
     # Without the pages blueprint taking over, the minimal page escapes the title.
-    from api import graph_api
+    from api.graph_api import resources as graph_api
 
     with app.test_request_context("/id/paper/p10"):
         iri = f"{BASE}paper/p10"
-        page = graph_api._html_resource(iri, graph_api._description(iri)).get_data(as_text=True)
+        page = graph_api.html_resource(iri, graph_api.description(iri)).get_data(as_text=True)
     assert "<script>" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Quoted&quot; Hazards" in page
 
