@@ -402,6 +402,14 @@ def test_unknown_resource(client):
     assert html_404.mimetype == "text/html"
 
 
+def test_html_error_page_escapes_the_message(client):
+    response = client.get("/id/paper/%3Cb%3Ex", headers={"Accept": "text/html"})
+    assert response.status_code == 404
+    assert response.get_data(as_text=True) == (
+        "<!doctype html><meta charset=utf-8><title>404</title><h1>404</h1>"
+        "<p>no paper &#x27;&lt;b&gt;x&#x27;</p>")
+
+
 def test_resource_406(client):
     assert client.get("/id/paper/p10", headers={"Accept": "image/png"}).status_code == 406
 
