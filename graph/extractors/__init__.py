@@ -11,6 +11,7 @@ from importlib import import_module
 
 from spacy.tokens import Doc
 
+from graph.errors import UnknownExtractorError
 from graph.model import Mention
 
 Extractor = Callable[[Doc], list[Mention]]
@@ -45,7 +46,7 @@ def get(name: str) -> Extractor:
     try:
         target = _REGISTRY[name]
     except KeyError:
-        raise KeyError(
+        raise UnknownExtractorError(
             f"unknown extractor {name!r}; known extractors: {', '.join(names())}"
         ) from None
     module_name, _, attr = target.partition(":")
