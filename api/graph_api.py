@@ -3,10 +3,10 @@
 
 Every answer comes from the store, bounded by the question: graph walks (neighbourhood, path,
 similar papers, an entity's co-occurring entities) are SPARQL queries over the part of the
-graph they touch (graph.store_graph), and lists, search and name lookup read the search index
-built with the store (graph.search_index, one SQLite file per store generation). Nothing
-holds the whole graph in memory, so a server's size does not grow with the store's, and a
-remote SPARQL store is served the same way. Bad parameters are 400 naming the parameter;
+graph they touch (graph.network.store_graph), and lists, search and name lookup read the search
+index built with the store (graph.network.search_index, one SQLite file per store generation).
+Nothing holds the whole graph in memory, so a server's size does not grow with the store's, and
+a remote SPARQL store is served the same way. Bad parameters are 400 naming the parameter;
 unknown nodes are 404.
 """
 
@@ -24,11 +24,19 @@ from werkzeug.routing import BuildError
 
 from api import services
 from api.errors import ApiError
-from graph import lookup, search_index
+from graph import lookup
 from graph.errors import StoreError
-from graph.index_graph import IndexGraph
+from graph.network import (
+    ENTITY_TYPES,
+    LINKS,
+    NODE_TYPES,
+    IndexGraph,
+    StoreGraph,
+    node_id,
+    node_iri,
+    search_index,
+)
 from graph.vocab import DCTERMS, PKG, PREFIXES, RDFS, SCHEMA, SKOS, paper_key_of
-from graph.store_graph import ENTITY_TYPES, LINKS, NODE_TYPES, StoreGraph, node_id, node_iri
 
 bp = Blueprint("graph", __name__)
 

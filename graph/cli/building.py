@@ -61,8 +61,8 @@ def build(inputs: tuple[str, ...], out_dir: str, store: str | None, workers: int
 
 def _index_store(location: Any) -> None:
     """Write the search index of a freshly built store, so a server's first search is fast."""
-    from graph import search_index
     from graph.incremental import store_base
+    from graph.network import search_index
     from graph.store import open_store
 
     target = open_store(str(location), read_only=True)

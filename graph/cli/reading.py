@@ -149,7 +149,7 @@ def export(store: str | None, fmt: str, out_path: str) -> None:
 @user_errors
 def stats(store: str | None, as_json: bool, top: int) -> None:
     """Counts of papers, entities per type, claims, results and triples."""
-    from graph.stats import store_stats, top_entities
+    from graph.network.stats import store_stats, top_entities
 
     data = store_stats(store)
     if top:

@@ -10,7 +10,7 @@ The projection is cached per store location and generation.
 
 It holds the whole graph in memory: it is for what needs the whole graph at once (GraphML
 export, drawing and ranking a bounded subgraph). The web API answers from the store
-(graph.store_graph, graph.search_index) instead.
+(graph.network.store_graph, graph.network.search_index) instead.
 """
 
 from __future__ import annotations
@@ -27,20 +27,18 @@ from typing import Any
 
 import networkx as nx
 
-from graph.vocab import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
-from graph.slug import label_key
-from graph.store_graph import (  # noqa: F401 - re-exported for the projection's callers
+from graph.network.nodes import (
     CLASS_TYPES,
     ENTITY_TYPES,
     LINKS,
-    NODE_TYPES,
     UnknownNode,
     node_id,
-    node_iri,
 )
+from graph.slug import label_key
+from graph.vocab import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
 
-# The graph's vocabulary and ids are graph.store_graph's, which answers the same questions
-# from the store without this in-memory projection.
+# The graph's vocabulary and ids are graph.network.nodes', shared with store_graph, which
+# answers the same questions from the store without this in-memory projection.
 _CLASS_TYPES = CLASS_TYPES
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from graph.vocab import PKG
 from graph.store import open_store
+from graph.vocab import PKG
 
 _CLASSES = ("Paper", "Method", "Dataset", "Model", "Task", "Metric", "Domain", "Claim", "Result")
 #: entity classes `top_entities` ranks
