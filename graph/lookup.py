@@ -24,8 +24,8 @@ from typing import Any
 from pyoxigraph import NamedNode
 
 from graph.errors import PaperkgError
-from graph.vocab import DCTERMS, PKG, RDFS, SKOS, paper_iri
 from graph.slug import label_key
+from graph.vocab import DCTERMS, PKG, RDFS, SKOS, paper_iri
 
 #: node types whose IRIs are base + "type/slug"
 NODE_TYPES = ("paper", "method", "dataset", "model", "task", "metric", "domain")

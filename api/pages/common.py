@@ -15,8 +15,8 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, url_for
 
-from graph.vocab import DEFAULT_BASE, PREFIXES
 from graph.text_clean import readable
+from graph.vocab import DEFAULT_BASE, PREFIXES
 
 _API = Path(__file__).resolve().parent.parent
 bp = Blueprint("pages", __name__, root_path=str(_API), template_folder="templates",

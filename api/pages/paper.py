@@ -9,8 +9,8 @@ from typing import Any
 from flask import abort, render_template, url_for
 
 from graph import lookup
-from graph.vocab import PKG, paper_key_of
 from graph.text_clean import readable
+from graph.vocab import PKG, paper_key_of
 
 from .common import (
     ENTITY_TYPES,

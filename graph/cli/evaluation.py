@@ -8,6 +8,7 @@ import; torch for the tagger), so that the other commands start at once.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -134,6 +135,7 @@ def train(which: str, out_dir: str | None, run_dir: str, csabstruct_dir: str, co
 
     if folds > 1 and gold is None:
         raise UserError("--folds: held-out scores need a gold file (--gold FILE)")
-    options = {} if max_body_tokens is None else {"max_body_tokens": max_body_tokens}
+    options: dict[str, Any] = {} if max_body_tokens is None else {
+        "max_body_tokens": max_body_tokens}
     click.echo(run_train(out_dir, scirex_dir=scirex_dir, abstract_weight=abstract_weight,
                          gold=gold, folds=folds, **options))

@@ -19,7 +19,7 @@ import heapq
 import itertools
 import math
 import threading
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -233,7 +233,7 @@ def similar_papers(graph: nx.DiGraph, paper: str, *, k: int = 10) -> list[dict[s
     if papers is None:
         papers = sum(1 for _, t in graph.nodes(data="type") if t == "paper")
         graph.graph["papers"] = papers
-    scores: Counter[str] = Counter()
+    scores: defaultdict[str, float] = defaultdict(float)
     shared: dict[str, list[str]] = {}
     for entity in graph.succ[paper]:
         linking = graph.pred[entity]

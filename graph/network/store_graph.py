@@ -234,8 +234,8 @@ LIMIT {cap + 1 - len(found)}""")
                         level.setdefault(far, []).append(near)
             if not level:
                 return []
-            for node, near in level.items():
-                mine[node] = sorted(set(near))
+            for node, nears in level.items():
+                mine[node] = sorted(set(nears))
             meeting = [node for node in level if node in other]
             if meeting:
                 return self._join(meeting, parents, max_paths)
@@ -266,7 +266,7 @@ LIMIT {cap + 1 - len(found)}""")
             return steps
 
         best = min(depth(m, parents[0]) + depth(m, parents[1]) for m in meeting)
-        paths = []
+        paths: list[list[str]] = []
         for middle in meeting:
             if len(paths) >= PATHS_FOUND:
                 break
