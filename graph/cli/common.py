@@ -37,6 +37,22 @@ def user_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
 store_option = click.option("--store", default=None, help=STORE_HELP)
 
 
+def walk_options(limit: int, most: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """--depth, --types and --limit of a command that walks a node's neighbourhood."""
+    options = [
+        click.option("--depth", default=1, show_default=True, type=click.IntRange(1, 3)),
+        click.option("--types", default=None, help="Comma-separated node types to keep."),
+        click.option("--limit", default=limit, show_default=True, type=click.IntRange(1, most)),
+    ]
+
+    def apply(fn: Callable[..., Any]) -> Callable[..., Any]:
+        for option in reversed(options):
+            fn = option(fn)
+        return fn
+
+    return apply
+
+
 def parse_types(value: str | None) -> list[str] | None:
     """`--types method, dataset` as a list; None keeps every type."""
     return [t.strip() for t in value.split(",") if t.strip()] if value else None

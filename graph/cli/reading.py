@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 
 from graph import lookup
-from graph.cli.common import cli, parse_types, store_option, user_errors
+from graph.cli.common import cli, parse_types, store_option, user_errors, walk_options
 from graph.text_clean import collapse
 
 
@@ -57,9 +57,7 @@ def query(sparql: str, store: str | None, fmt: str) -> None:
 @cli.command()
 @click.argument("node")
 @store_option
-@click.option("--depth", default=1, show_default=True, type=click.IntRange(1, 3))
-@click.option("--types", default=None, help="Comma-separated node types to keep.")
-@click.option("--limit", default=100, show_default=True, type=click.IntRange(1, 5000))
+@walk_options(limit=100, most=5000)
 @click.option("--json", "as_json", is_flag=True, help="Print nodes and edges as JSON.")
 @user_errors
 def neighbours(node: str, store: str | None, depth: int, types: str | None, limit: int,
@@ -91,9 +89,7 @@ def neighbours(node: str, store: str | None, depth: int, types: str | None, limi
 @cli.command()
 @click.argument("node")
 @store_option
-@click.option("--depth", default=1, show_default=True, type=click.IntRange(1, 3))
-@click.option("--types", default=None, help="Comma-separated node types to keep.")
-@click.option("--limit", default=150, show_default=True, type=click.IntRange(1, 2000))
+@walk_options(limit=150, most=2000)
 @click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False))
 @user_errors
 def viz(node: str, store: str | None, depth: int, types: str | None, limit: int,
