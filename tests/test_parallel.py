@@ -52,8 +52,8 @@ def test_chunks_shrink_towards_the_end_within_their_bounds():
 
 
 def test_one_worker_runs_in_process(papers):
-    from graph.parallel import extract_parallel
     from graph.extractors.pipeline import extract_papers
+    from graph.parallel import extract_parallel
 
     assert extract_parallel(papers[:3], workers=1) == extract_papers(papers[:3])
 

@@ -9,10 +9,8 @@ from typing import Any, TypeVar
 
 from api.context import services
 from api.errors import ApiError
-from graph import search_index
 from graph.errors import StoreError
-from graph.index_graph import IndexGraph
-from graph.store_graph import StoreGraph
+from graph.network import IndexGraph, StoreGraph, search_index
 
 T = TypeVar("T")
 

@@ -9,7 +9,7 @@ from typing import Any
 import pyoxigraph
 
 from api.graph_api.access import base, guard, rows
-from graph.store_graph import StoreGraph, node_id
+from graph.network import StoreGraph, node_id
 from graph.vocab import DCTERMS, LINKS, PKG, PREFIXES, RDFS, SCHEMA
 
 

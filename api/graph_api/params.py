@@ -14,7 +14,7 @@ from api.errors import ApiError
 from api.graph_api.access import base, index, unavailable
 from graph import lookup
 from graph.errors import StoreError
-from graph.store_graph import StoreGraph
+from graph.network import StoreGraph
 from graph.vocab import NODE_TYPES
 
 _SAFE_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._~+%-]{0,300}$")

@@ -17,7 +17,7 @@ from api.graph_api.params import (
     required,
     types_param,
 )
-from graph.store_graph import node_iri
+from graph.network import node_iri
 from graph.vocab import CONCEPT_TYPES, SKOS, paper_key_of
 
 MAX_DEPTH = 3

@@ -460,10 +460,10 @@ def test_healthz(client, store_location):
 
 
 def _both_graphs(location: str):
-    from graph import search_index
-    from graph.index_graph import IndexGraph
+    from graph.network import search_index
+    from graph.network.index_graph import IndexGraph
+    from graph.network.store_graph import StoreGraph
     from graph.store import EmbeddedStore
-    from graph.store_graph import StoreGraph
 
     store = EmbeddedStore(location, read_only=True)
     generation = store.generation()
@@ -504,7 +504,7 @@ def test_index_and_sparql_answer_every_graph_question_alike(store_location):
 
 
 def test_a_hop_beyond_the_cap_keeps_the_best_ranked_and_says_so(store_location, monkeypatch):
-    from graph import store_graph
+    from graph.network import store_graph
 
     store, by_sparql, by_index = _both_graphs(store_location)
     try:
