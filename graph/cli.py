@@ -73,7 +73,7 @@ def build(inputs, out_dir, store, workers, scheduler, base_iri, spacy_model, add
     model = spacy_model or nlp_loader.DEFAULT_MODEL
     show = sys.stderr.isatty() if progress is None else progress
     if add:
-        from graph.incremental import add_files
+        from graph.build.incremental import add_files
 
         if not inputs:
             raise UserError("--add needs at least one INPUT file")
@@ -97,7 +97,7 @@ def build(inputs, out_dir, store, workers, scheduler, base_iri, spacy_model, add
 def _index_store(location: Any) -> None:
     """Write the search index of a freshly built store, so a server's first search is fast."""
     from graph import search_index
-    from graph.incremental import store_base
+    from graph.build.incremental import store_base
     from graph.store import open_store
 
     target = open_store(str(location), read_only=True)
@@ -114,7 +114,7 @@ def _index_store(location: Any) -> None:
 def remove(key, store):
     """Remove one paper (by key, original id, DOI, arXiv or OpenAlex id) and its facts."""
     from graph import lookup
-    from graph.incremental import remove_paper, store_base
+    from graph.build.incremental import remove_paper, store_base
     from graph.store import open_store
 
     target = open_store(store)
@@ -174,7 +174,7 @@ def neighbours(node, store, depth, types, limit, as_json):
     from dataclasses import asdict
 
     from graph import lookup, network
-    from graph.incremental import store_base
+    from graph.build.incremental import store_base
     from graph.store import open_store
 
     target = open_store(store, read_only=True)
@@ -209,7 +209,7 @@ def neighbours(node, store, depth, types, limit, as_json):
 def viz(node, store, depth, types, limit, out_path):
     """Write a standalone, offline HTML view of a node's neighbourhood."""
     from graph import lookup, network
-    from graph.incremental import store_base
+    from graph.build.incremental import store_base
     from graph.store import open_store
     from graph.viz import write_viz
 
@@ -238,7 +238,7 @@ def export(store, fmt, out_path):
     try:
         if fmt == "graphml":
             from graph import network
-            from graph.incremental import store_base
+            from graph.build.incremental import store_base
 
             network.write_graphml(network.projection(target, store_base(target)), Path(out_path))
         else:

@@ -19,13 +19,13 @@ names (difflib) that would have been found. Only SPARQL is used, so any store wo
 from __future__ import annotations
 
 import difflib
-from typing import Any
 
 from pyoxigraph import NamedNode
 
 from graph.errors import PaperkgError
 from graph.vocab import DCTERMS, PKG, RDFS, SKOS, paper_iri
 from graph.slug import label_key
+from graph.store import Store
 
 #: node types whose IRIs are base + "type/slug"
 NODE_TYPES = ("paper", "method", "dataset", "model", "task", "metric", "domain")
@@ -52,13 +52,13 @@ def _literal(text: str) -> str:
     return f'"{escaped}"'
 
 
-def _first(store: Any, sparql: str) -> str | None:
+def _first(store: Store, sparql: str) -> str | None:
     for row in store.query(sparql):
         return row[0].value
     return None
 
 
-def _exists(store: Any, iri: str) -> bool:
+def _exists(store: Store, iri: str) -> bool:
     try:
         NamedNode(iri)
     except ValueError:
@@ -66,7 +66,7 @@ def _exists(store: Any, iri: str) -> bool:
     return _first(store, f"SELECT ?t WHERE {{ <{iri}> a ?t }} LIMIT 1") is not None
 
 
-def _by_identifier(store: Any, name: str) -> str | None:
+def _by_identifier(store: Store, name: str) -> str | None:
     paper = f"<{PKG}Paper>"
     found = _first(store, f"SELECT ?p WHERE {{ ?p a {paper} ; <{DCTERMS}identifier> "
                           f"{_literal(name)} }} ORDER BY ?p LIMIT 1")
@@ -84,7 +84,7 @@ def _by_identifier(store: Any, name: str) -> str | None:
     return None
 
 
-def _by_label(store: Any, name: str, papers_only: bool) -> str | None:
+def _by_label(store: Store, name: str, papers_only: bool) -> str | None:
     # label_key in SPARQL: case folded, runs of spaces, hyphens, underscores, slashes as one space
     kind = f"?n a <{PKG}Paper> ." if papers_only else ""
     rows = store.query(f"""
@@ -101,7 +101,7 @@ def _by_label(store: Any, name: str, papers_only: bool) -> str | None:
     return min(named, key=lambda m: (-m[1], m[0]))[0]
 
 
-def resolve(store: Any, name: str, base: str, *, papers_only: bool = False) -> str:
+def resolve(store: Store, name: str, base: str, *, papers_only: bool = False) -> str:
     """The IRI `name` names (see the module doc); UnknownName with suggestions if none."""
     text = name.strip()
     if not text:
@@ -124,18 +124,18 @@ def resolve(store: Any, name: str, base: str, *, papers_only: bool = False) -> s
     raise UnknownName(f"no {what} named {name!r}{hint}", close)
 
 
-def paper(store: Any, name: str, base: str) -> str:
+def paper(store: Store, name: str, base: str) -> str:
     """The IRI of the paper `name` names (key, original id, DOI, arXiv or OpenAlex id,
     title, IRI or paper/key)."""
     return resolve(store, name, base, papers_only=True)
 
 
-def _is_paper(store: Any, iri: str) -> bool:
+def _is_paper(store: Store, iri: str) -> bool:
     return _first(store, f"SELECT ?t WHERE {{ <{iri}> a ?t FILTER(?t = <{PKG}Paper>) }}") \
         is not None
 
 
-def suggest(store: Any, name: str, base: str, *, papers_only: bool = False,
+def suggest(store: Store, name: str, base: str, *, papers_only: bool = False,
             n: int = SUGGESTIONS) -> list[str]:
     """Up to `n` names, closest first, that `resolve` would find and that look like `name`."""
     paper_class = f"<{PKG}Paper>"

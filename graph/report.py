@@ -15,6 +15,7 @@ from pyoxigraph import DefaultGraph, NamedNode, Quad
 from graph.model import Entity, PaperExtraction, ResolvedCorpus
 from graph.vocab import PKG, PREFIXES, RDF
 from graph.rdf import LINK_PREDICATE, PROPOSES, paper_label
+from graph.store import Store
 
 _TYPE = RDF + "type"
 _CLAIM_KIND = PKG + "claimKind"
@@ -78,7 +79,7 @@ class ReportBuilder:
         self.counts = {"facts": facts, "provenance": provenance, "classes": classes,
                        "links": links, "kinds": kinds}
 
-    def count_store(self, store: Any) -> None:
+    def count_store(self, store: Store) -> None:
         """The same counts as `count_quads(store.quads())`, by SPARQL aggregates in the store.
 
         The provenance quads are the store's length less the facts: `len` counts in the

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad, QueryBoolean, QuerySolutions
 
+from graph.build.incremental import remove_paper
 from graph.errors import QueryError, StoreError
-from graph.vocab import PKG, XSD, provenance_graph
 from graph.store import EmbeddedStore
-from graph.store_remote import RemoteStore
+from graph.store.remote import RemoteStore
+from graph.vocab import PKG, XSD, provenance_graph
 from tests.scale.graphs import BASE, corpus_quads, two_papers
 from tests.scale.server import free_port, oxigraph_binary, oxigraph_server
 
@@ -121,14 +122,14 @@ def test_generation_changes_with_every_write(store, graph_quads):
                           DefaultGraph())])
     third = store.generation()
     assert third not in (first, second)
-    assert store.remove_paper("paper-b", base=BASE)
+    assert remove_paper(store, "paper-b", base=BASE)
     assert store.generation() not in (first, second, third)
 
 
 def test_remove_paper_drops_facts_provenance_and_orphans(store, graph_quads):
     store.replace_all(graph_quads)
     assert support(store, "dataset/betaset") == 2
-    assert store.remove_paper("paper-b", base=BASE) is True
+    assert remove_paper(store, "paper-b", base=BASE) is True
     left = set(store.quads())
     assert not any(PAPER_B in (q.subject.value, q.object.value) for q in left
                    if isinstance(q.object, NamedNode))
@@ -139,12 +140,12 @@ def test_remove_paper_drops_facts_provenance_and_orphans(store, graph_quads):
     assert not any(q.subject.value == f"{BASE}dataset/gammaset" for q in left)
     # Paper a is untouched.
     assert {q for q in graph_quads if "paper-a" in q.subject.value} <= left
-    assert store.remove_paper("paper-b", base=BASE) is False
+    assert remove_paper(store, "paper-b", base=BASE) is False
 
 
 def test_support_is_only_on_entities_after_remove(store, graph_quads):
     store.replace_all(graph_quads)
-    store.remove_paper("paper-a", base=BASE)
+    remove_paper(store, "paper-a", base=BASE)
     holders = {
         r["x"].value for r in store.query(f"SELECT ?x WHERE {{ ?x <{PKG}support> ?n }}")
     }

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from graph.incremental import add_papers, remove_paper
+from graph.build.incremental import add_papers, remove_paper
 from graph.metric_direction import higher_is_better
 from graph.model import Mention, Paper, PaperExtraction, Result
-from graph.vocab import PKG, result_iri
 from graph.store import EmbeddedStore
+from graph.vocab import PKG, result_iri
 from tests.scale.graphs import BASE, corpus_quads
 from tests.test_incremental import _extract_from
 
