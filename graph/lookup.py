@@ -25,7 +25,7 @@ from pyoxigraph import NamedNode
 from graph.errors import PaperkgError
 from graph.vocab import DCTERMS, PKG, RDFS, SKOS, paper_iri
 from graph.slug import label_key
-from graph.store import Store
+from graph.store import Store, solutions
 
 #: node types whose IRIs are base + "type/slug"
 NODE_TYPES = ("paper", "method", "dataset", "model", "task", "metric", "domain")
@@ -53,7 +53,7 @@ def _literal(text: str) -> str:
 
 
 def _first(store: Store, sparql: str) -> str | None:
-    for row in store.query(sparql):
+    for row in solutions(store, sparql):
         return row[0].value
     return None
 
@@ -87,7 +87,7 @@ def _by_identifier(store: Store, name: str) -> str | None:
 def _by_label(store: Store, name: str, papers_only: bool) -> str | None:
     # label_key in SPARQL: case folded, runs of spaces, hyphens, underscores, slashes as one space
     kind = f"?n a <{PKG}Paper> ." if papers_only else ""
-    rows = store.query(f"""
+    rows = solutions(store, f"""
         SELECT ?n (MAX(?s) AS ?support) WHERE {{
           {kind}
           ?n <{RDFS}label>|<{SKOS}altLabel>|<{SKOS}prefLabel>|<{DCTERMS}title> ?label .
@@ -140,7 +140,7 @@ def suggest(store: Store, name: str, base: str, *, papers_only: bool = False,
     """Up to `n` names, closest first, that `resolve` would find and that look like `name`."""
     paper_class = f"<{PKG}Paper>"
     kind = f"?n a {paper_class} ." if papers_only else "?n a ?t ."
-    rows = store.query(f"""
+    rows = solutions(store, f"""
         SELECT DISTINCT ?n ?id ?label WHERE {{
           {kind}
           FILTER(isIRI(?n) && STRSTARTS(STR(?n), {_literal(base)}))

@@ -15,7 +15,7 @@ from pyoxigraph import DefaultGraph, NamedNode, Quad
 from graph.model import Entity, PaperExtraction, ResolvedCorpus
 from graph.vocab import PKG, PREFIXES, RDF
 from graph.rdf import LINK_PREDICATE, PROPOSES, paper_label
-from graph.store import Store
+from graph.store import Store, solutions
 
 _TYPE = RDF + "type"
 _CLAIM_KIND = PKG + "claimKind"
@@ -89,10 +89,10 @@ class ReportBuilder:
         from concurrent.futures import ThreadPoolExecutor
 
         def grouped(sparql: str) -> dict[str, int]:
-            return {row["k"].value: int(row["n"].value) for row in store.query(sparql)}
+            return {row["k"].value: int(row["n"].value) for row in solutions(store, sparql)}
 
         def number(sparql: str) -> int:
-            return int(next(iter(store.query(sparql)))["n"].value)
+            return int(next(iter(solutions(store, sparql)))["n"].value)
 
         links = " ".join(f"<{iri}>" for iri in sorted(_LINKS))
         with ThreadPoolExecutor(max_workers=2) as pool:

@@ -222,3 +222,45 @@ def test_graph_api_answers_alike_from_a_server_and_the_embedded_store(server, tm
     assert remote[URLS[4]]["paths"][:2] == [
         ["dataset/squad", "paper/p07", "method/transformer", "paper/p04", "dataset/cora"],
         ["dataset/squad", "paper/p08", "method/transformer", "paper/p04", "dataset/cora"]]
+
+
+def test_replace_all_nquads_loads_what_a_build_writes(store, graph_quads):
+    """The build's one way into any store: N-Quads files a generator writes as it goes, and
+    a check of the loaded graph (`before_publish`) before the build goes on."""
+    lines = [f"{q} .\n" for q in graph_quads]
+    half = len(lines) // 2
+    written = []
+
+    def fill(folder):
+        for n, part in enumerate((lines[:half], lines[half:] + lines[:5])):
+            path = folder / f"part-{n}.nq"
+            path.write_text("".join(part), encoding="utf-8")
+            written.append(path)
+            yield path
+
+    seen = []
+    assert store.replace_all_nquads(fill, before_publish=lambda view: seen.append(len(view))) \
+        == len(graph_quads)
+    assert seen == [len(graph_quads)]
+    assert set(store.quads()) == set(graph_quads)
+    assert not any(path.exists() for path in written)  # each file goes once it is loaded
+    assert store.replace_all_nquads([lines[0].encode(), lines[1].encode()], count=False) is None
+    assert set(store.quads()) == set(graph_quads[:2])
+
+
+def test_bad_nquads_are_a_store_error_and_keep_the_graph(store, graph_quads):
+    store.replace_all(graph_quads)
+    with pytest.raises(StoreError, match="cannot load N-Quads"):
+        store.replace_all_nquads([b"<not an iri> <p> <o> .\n"])
+    assert set(store.quads()) == set(graph_quads)
+
+
+def test_dump_graph_writes_one_graph_as_n_triples(store, graph_quads, tmp_path):
+    from pyoxigraph import RdfFormat, parse
+
+    store.replace_all(graph_quads)
+    for name, graph in (("", DefaultGraph()), (PROVENANCE, NamedNode(PROVENANCE))):
+        out = tmp_path / "graph.nt"
+        store.dump_graph(out, name)
+        dumped = {q.triple for q in parse(path=str(out), format=RdfFormat.N_TRIPLES)}
+        assert dumped == {q.triple for q in graph_quads if q.graph_name == graph}

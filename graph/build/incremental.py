@@ -56,7 +56,7 @@ from graph.build.update import (
 from graph.corpus import read_corpus
 from graph.model import ENTITY_TYPES, Entity, Paper, PaperExtraction
 from graph.resolve import resolve
-from graph.store import Store, open_store
+from graph.store import Store, open_store, solutions
 from graph.vocab import (
     DCTERMS,
     DEFAULT_BASE,
@@ -107,7 +107,7 @@ class AddResult:
 
 def store_base(store: Store) -> str:
     """The instance base a store was built with (from its provenance graph's name)."""
-    for row in store.query("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }"):
+    for row in solutions(store, "SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }"):
         name = row["g"].value
         if name.endswith("graph/provenance"):
             return name[: -len("graph/provenance")]
@@ -120,7 +120,8 @@ def known_entities(store: Store, *, base: str) -> dict[str, Entity]:
     `papers` is left empty: support is recounted in the store, not carried through Python.
     """
     classes = " ".join(f"<{iri}>" for iri in _CLASS_TYPE)
-    rows = store.query(
+    rows = solutions(
+        store,
         f"""SELECT ?e ?class ?label ?alias WHERE {{
   VALUES ?class {{ {classes} }}
   ?e a ?class ; <{RDFS}label> ?label .
@@ -158,7 +159,8 @@ def stored_records(store: Store, keys: Sequence[str], *, base: str) -> dict[str,
     for start in range(0, len(keys), 500):
         part = keys[start : start + 500]
         values = " ".join(f"<{paper_iri(base, key)}>" for key in part)
-        rows = store.query(
+        rows = solutions(
+            store,
             f"SELECT ?p ?pred ?o WHERE {{ VALUES ?p {{ {values} }} VALUES ?pred {{ {predicates} }} "
             "?p ?pred ?o }"
         )
@@ -300,7 +302,7 @@ def add_files(
 
 
 def _refresh_exports(store: Store, out_dir: str | os.PathLike) -> list[Path]:
-    rows = store.query(f"SELECT (COUNT(*) AS ?n) WHERE {{ ?p a <{_PAPER_CLASS}> }}")
+    rows = solutions(store, f"SELECT (COUNT(*) AS ?n) WHERE {{ ?p a <{_PAPER_CLASS}> }}")
     papers = int(next(iter(rows))["n"].value)
     report = {"papers": papers, "quads": len(store), "incremental": True}
     return export.write_store_exports(store, out_dir, report=report)

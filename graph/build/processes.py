@@ -20,7 +20,6 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from pathlib import Path
 
 from graph import extractors as registry
 from graph import nlp as nlp_loader
@@ -93,7 +92,7 @@ def _init_worker(spacy_model: str, extractors: tuple[str, ...], batch_size: int,
     nlp_loader.load(spacy_model)  # once per process; cached by graph.nlp
 
 
-def _extract_chunk(job: tuple[Sequence[Paper], str]) -> tuple[list[PaperExtraction], list[str]]:
+def _extract_chunk(job: tuple[Sequence[Paper], str]) -> Chunk:
     papers, stem = job
     extractions = pipeline.extract_papers(
         papers,
@@ -108,11 +107,11 @@ def _extract_chunk(job: tuple[Sequence[Paper], str]) -> tuple[list[PaperExtracti
 
 
 def _written_static(extractions: list[PaperExtraction], static: Static,
-                    stem: str) -> tuple[list[PaperExtraction], list[str]]:
+                    stem: str) -> Chunk:
     """Write the static RDF; what goes back is only what the linking still needs (less to
     pickle, and less for the parent to hold until the resolver runs)."""
     paths = write_static(extractions, *static, stem=stem)
-    return [rdf.linking_part(extraction) for extraction in extractions], [str(p) for p in paths]
+    return [rdf.linking_part(extraction) for extraction in extractions], paths
 
 
 class ProcessExecutor(SerialExecutor):
@@ -149,8 +148,7 @@ class ProcessExecutor(SerialExecutor):
                 del papers, parts
                 results = pool.map(_extract_chunk, jobs)
                 del jobs
-                for extractions, paths in results:
-                    yield extractions, [Path(path) for path in paths]
+                yield from results
             except BrokenProcessPool as exc:
                 # A worker killed from outside (out of memory, most often) takes the pool.
                 raise PaperkgError(

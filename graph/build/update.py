@@ -18,7 +18,7 @@ from pyoxigraph import DefaultGraph, NamedNode, Quad
 
 from graph import rdf
 from graph.model import ENTITY_TYPES, Mention, Paper, PaperExtraction, ResolvedCorpus
-from graph.store import Store, data_block
+from graph.store import Store, data_block, solutions
 from graph.store.remote import is_internal_graph
 from graph.vocab import OA, PKG, entity_iri
 
@@ -49,7 +49,8 @@ def replace_paper(store: Store, iri: str, quads: Iterable[Quad], *, base: str) -
     removes the paper, and a paper the store does not hold is left alone. True if the store
     held the paper."""
     old = owned_quads(store, iri)
-    held = any(q.subject.value == iri for q in old)
+    paper = NamedNode(iri)
+    held = any(q.subject == paper for q in old)
     new = [q for q in dict.fromkeys(quads) if q.predicate.value != SUPPORT]
     if not held and not new:
         return False
@@ -79,13 +80,14 @@ def owned_quads(store: Store, paper: str) -> list[Quad]:
   UNION {{ {anywhere(f"?t {has_source} {p} . ?t {has_selector} ?x")} }}
   UNION {{ {anywhere(f"?t {has_source} {p} . ?x {has_target} ?t")} }}
 }}"""
-    subjects = [NamedNode(paper)] + [row["x"] for row in store.query(subjects_query)
+    subjects = [NamedNode(paper)] + [row["x"] for row in solutions(store, subjects_query)
                                      if isinstance(row["x"], NamedNode)]
     subjects = list(dict.fromkeys(subjects))
     owned: list[Quad] = []
     for part in _batches(subjects, 500):
         values = " ".join(str(s) for s in part)
-        rows = store.query(
+        rows = solutions(
+            store,
             f"SELECT ?s ?p ?o ?g WHERE {{ VALUES ?s {{ {values} }} "
             "{ ?s ?p ?o } UNION { GRAPH ?g { ?s ?p ?o } } }"
         )
@@ -99,9 +101,10 @@ def owned_quads(store: Store, paper: str) -> list[Quad]:
 
 def links_of(quads: Iterable[Quad], paper: str) -> set[str]:
     """The entities (and domains) `paper` links in `quads`."""
+    node = NamedNode(paper)
     return {
         q.object.value for q in quads
-        if q.subject.value == paper and q.predicate.value in LINK_IRIS
+        if q.subject == node and q.predicate.value in LINK_IRIS and isinstance(q.object, NamedNode)
     }
 
 
@@ -173,10 +176,10 @@ def _domain_only_quads(slugs: Iterable[str], base: str) -> dict[str, list[Quad]]
                               confidence=1.0, label=slug)],
         )
         corpus = ResolvedCorpus(extractions={"probe": probe}, entities={}, links={})
-        node = entity_iri(base, "domain", slug)
+        node = NamedNode(entity_iri(base, "domain", slug))
         result[slug] = [
             q for q in rdf.domain_quads(corpus, taxonomy, base)
-            if q.subject.value == node and q.predicate.value != SUPPORT
+            if q.subject == node and q.predicate.value != SUPPORT
             and q not in in_taxonomy
         ]
     return result

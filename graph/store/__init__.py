@@ -15,7 +15,15 @@ Update is graph.build.update's.
 from graph.store.bulk import LINKED_FILE_LINES, LOAD_FILE_LINES, STREAM_FILE_LINES, NQuadsFiles
 from graph.store.embedded import MEMORY, EmbeddedStore
 from graph.store.location import DEFAULT_LOCATION, DIALECT_ENV, STORE_ENV, open_store
-from graph.store.protocol import DEFAULT_GRAPH, NQuadsSource, QueryResult, Store, data_block
+from graph.store.protocol import (
+    DEFAULT_GRAPH,
+    NQuadsSource,
+    QueryResult,
+    Store,
+    Triples,
+    data_block,
+    solutions,
+)
 
 __all__ = [
     "DEFAULT_GRAPH",
@@ -31,6 +39,8 @@ __all__ = [
     "NQuadsSource",
     "QueryResult",
     "Store",
+    "Triples",
     "data_block",
+    "solutions",
     "open_store",
 ]

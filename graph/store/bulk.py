@@ -3,7 +3,7 @@ into a pyoxigraph database, on a second thread while the files are still being w
 
 A build writes its graph as N-Quads lines (graph.rdf) into `NQuadsFiles`; the embedded store's
 `replace_all_nquads` loads them with `load_nquads` (no Python object per quad), and a remote
-store parses them into the quads it sends.
+store parses them into the quads it sends (`nquads_quads`).
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ import queue
 import shutil
 import tempfile
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO
 
 import pyoxigraph
-from pyoxigraph import RdfFormat
+from pyoxigraph import Quad, RdfFormat
 
 from graph.errors import StoreError
 from graph.store.protocol import NQuadsSource
@@ -157,3 +157,20 @@ def load_nquads(db: pyoxigraph.Store, source: NQuadsSource, folder: Path | None,
     finally:
         for path in staged:
             shutil.rmtree(path, ignore_errors=True)
+
+
+def nquads_quads(items: Iterable[bytes | str | os.PathLike], location: str, lenient: bool = False,
+                 *, delete: bool = False) -> Iterator[Quad]:
+    """The quads of N-Quads documents (bytes) and files (paths), parsed one after another, for
+    a store without a bulk loader of its own; each file is deleted once read with `delete`."""
+    for item in items:
+        try:
+            if isinstance(item, bytes):
+                yield from pyoxigraph.parse(item, RdfFormat.N_QUADS, lenient=lenient)
+            else:
+                yield from pyoxigraph.parse(path=os.fspath(item), format=RdfFormat.N_QUADS,
+                                            lenient=lenient)
+        except SyntaxError as exc:
+            raise StoreError(f"cannot load N-Quads into the store at {location}: {exc}") from None
+        if delete and not isinstance(item, bytes):
+            os.unlink(item)

@@ -13,7 +13,8 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterable, Iterator, Sequence
-from typing import IO, Any
+from http.client import HTTPResponse
+from typing import Any
 
 import pyoxigraph
 from pyoxigraph import QueryResultsFormat, RdfFormat
@@ -129,7 +130,7 @@ def send(
             raise StoreError(f"cannot {action} the SPARQL store at {url}: {exc}") from None
 
 
-def answer(response: IO[bytes] | Any, endpoint: str) -> QueryResult:
+def answer(response: HTTPResponse, endpoint: str) -> QueryResult:
     """A query's answer, parsed: QuerySolutions, QueryBoolean, or triples."""
     with response:
         media = (response.headers.get_content_type() or "").lower()

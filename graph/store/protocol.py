@@ -11,15 +11,25 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
-from pyoxigraph import DefaultGraph, Quad, QueryBoolean, QuerySolutions, QueryTriples
+from pyoxigraph import DefaultGraph, Quad, QueryBoolean, QuerySolutions, RdfFormat, Triple
+
+from graph.errors import QueryError
 
 #: `quads(graph=DEFAULT_GRAPH)` / `default_graph=[DEFAULT_GRAPH]` name the store's default graph.
 DEFAULT_GRAPH = ""
 
-#: A remote store answers CONSTRUCT and DESCRIBE with its own iterable of triples.
-QueryResult = QuerySolutions | QueryBoolean | QueryTriples
+
+class Triples(Protocol):
+    """The answer to a CONSTRUCT or DESCRIBE: pyoxigraph.QueryTriples, or a remote store's."""
+
+    def __iter__(self) -> Iterator[Triple]: ...
+
+    def serialize(self, output: Any = None, format: RdfFormat | None = None) -> bytes | None: ...
+
+
+QueryResult = QuerySolutions | QueryBoolean | Triples
 
 #: What `replace_all_nquads` loads: documents (bytes) and files (paths), or a function that
 #: writes N-Quads files into the folder it is given and returns (or yields) their paths.
@@ -69,6 +79,14 @@ class Store(Protocol):
     def __len__(self) -> int: ...
 
     def close(self) -> None: ...
+
+
+def solutions(store: Store, sparql: str, **options: Any) -> QuerySolutions:
+    """The rows of a SELECT query (`options` as for `Store.query`)."""
+    result = store.query(sparql, **options)
+    if not isinstance(result, QuerySolutions):
+        raise QueryError(f"not a SELECT query: {sparql[:80]!r}")
+    return result
 
 
 def data_block(quads: Iterable[Quad]) -> str:

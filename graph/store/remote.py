@@ -53,17 +53,25 @@ import os
 import tempfile
 import urllib.parse
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
 import pyoxigraph
-from pyoxigraph import DefaultGraph, NamedNode, Quad, RdfFormat
+from pyoxigraph import BlankNode, DefaultGraph, NamedNode, Quad, RdfFormat
 
 from graph.errors import QueryError, StoreError
 from graph.store import http
+from graph.store.bulk import nquads_quads
 from graph.store.http import N_QUADS, N_TRIPLES, NETRC_ENV, PASSWORD_ENV, SPARQL_JSON, USER_ENV
-from graph.store.protocol import DEFAULT_GRAPH, NQuadsSource, QueryResult, Store, data_block
+from graph.store.protocol import (
+    DEFAULT_GRAPH,
+    NQuadsSource,
+    QueryResult,
+    Store,
+    data_block,
+    solutions,
+)
 from graph.vocab import PKG
 
 STAGING_PREFIX = "urn:paperkg:staging:"
@@ -137,24 +145,12 @@ class RemoteStore:
 
     # -- HTTP ---------------------------------------------------------------------------------
 
-    def _request(
-        self,
-        method: str,
-        url: str,
-        *,
-        body: bytes | None = None,
-        content_type: str | None = None,
-        accept: str | None = None,
-        params: Sequence[tuple[str, str]] = (),
-        action: str = "read",
-        stream: bool = False,
-    ) -> Any:
-        """Send one request; the response (a stream when `stream`) or a StoreError/QueryError."""
+    def _request(self, method: str, url: str, **options: Any) -> Any:
+        """Send one request (`options` as for graph.store.http.send): the response, or a
+        StoreError/QueryError."""
         if self._closed:
             raise StoreError(f"the store at {self.location} is closed")
-        return http.send(self._opener, method, url, timeout=self.timeout, body=body,
-                         content_type=content_type, accept=accept, params=params,
-                         action=action, stream=stream)
+        return http.send(self._opener, method, url, timeout=self.timeout, **options)
 
     def _update(self, sparql: str) -> None:
         if self.read_only:
@@ -218,7 +214,7 @@ class RemoteStore:
         return "DROP SILENT ALL"
 
     def _select(self, sparql: str) -> list[Any]:
-        return list(self.query(sparql))
+        return list(solutions(self, sparql))
 
     def quads(self, graph: str | None = None) -> Iterator[Quad]:
         """Every quad (None), the default graph's (""), or one named graph's, streamed."""
@@ -314,8 +310,11 @@ class RemoteStore:
 
         def staged(source: Iterable[Quad]) -> Iterator[Quad]:
             for quad in source:
-                name = _staging_name(token, quad.graph_name)
-                targets.setdefault(name.value, quad.graph_name)
+                graph = quad.graph_name
+                if isinstance(graph, BlankNode):
+                    raise StoreError(f"a remote store names its graphs by IRI, not {graph}")
+                name = _staging_name(token, graph)
+                targets.setdefault(name.value, graph)
                 yield Quad(quad.subject, quad.predicate, quad.object, name)
 
         try:
@@ -368,26 +367,16 @@ class RemoteStore:
         `before_publish(self)` runs once the new graph is in place: a server has no graph
         that is loaded but not yet visible, so an error there leaves the new graph, not the old
         one. `lenient` skips the check of each IRI while parsing."""
-        def parsed(items: Iterable[bytes | str | os.PathLike]) -> Iterator[Quad]:
-            for item in items:
-                if isinstance(item, bytes):
-                    quads = pyoxigraph.parse(item, RdfFormat.N_QUADS, lenient=lenient)
-                else:
-                    quads = pyoxigraph.parse(path=os.fspath(item), format=RdfFormat.N_QUADS,
-                                             lenient=lenient)
-                try:
-                    yield from quads
-                except SyntaxError as exc:
-                    raise StoreError(f"cannot load N-Quads into the store at {self.location}: "
-                                     f"{exc}") from None
-                if callable(source):
-                    os.unlink(item)
-
         if callable(source):
             with tempfile.TemporaryDirectory(prefix="paperkg-load-") as folder:
-                self.replace_all(parsed(source(Path(folder))))
+                files = source(Path(folder))
+                try:
+                    self.replace_all(nquads_quads(files, self.location, lenient, delete=True))
+                finally:
+                    if isinstance(files, Generator):  # left early: let it clean up (its workers)
+                        files.close()
         else:
-            self.replace_all(parsed(source))
+            self.replace_all(nquads_quads(source, self.location, lenient))
         if before_publish is not None:
             before_publish(self)
         return len(self) if count else None

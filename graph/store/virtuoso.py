@@ -40,6 +40,7 @@ import pyoxigraph
 from pyoxigraph import DefaultGraph, NamedNode, Quad, RdfFormat
 
 from graph.store.http import N_TRIPLES, credentials
+from graph.store.protocol import solutions
 from graph.store.remote import (
     DEFAULT_STAND_IN,
     GENERATION,
@@ -110,7 +111,7 @@ class VirtuosoStore(RemoteStore):
 
     def _raw(self, sparql: str) -> list[Any]:
         """A bookkeeping query over every graph (the default one still the stand-in)."""
-        return list(self.query(sparql, named_graphs=[_ALL_GRAPHS]))
+        return list(solutions(self, sparql, named_graphs=[_ALL_GRAPHS]))
 
     def _dataset(self) -> list[str]:
         """paperkg's named graphs, the meta graph with them, as queries should see them."""
