@@ -4,7 +4,7 @@
     python bench/bench_attribute_rules.py --scirex ../shared/data/scirex --papers 2000
 
 Parses the same texts with `graph.nlp.load`'s pipeline (attribute rules matched through
-`graph.attribute_rules.IndexedMatch`) and with the same pipeline given back spaCy's
+`graph.nlp.attribute_rules.IndexedMatch`) and with the same pipeline given back spaCy's
 Matcher-based `AttributeRuler.match`, compares every token's text, tag, part of speech,
 morphology, lemma, dependency label and head, and prints the CPU time of each and their
 ratio. With `--scirex`, the texts also include the SciREX train documents' bodies, cut into

@@ -82,7 +82,7 @@ def _child(stage: Callable[..., dict[str, Any]], args: tuple, model: str, queue:
     try:
         from graph import nlp as nlp_loader
         from graph.model import Paper
-        from graph.pipeline import extract_papers
+        from graph.extractors.pipeline import extract_papers
 
         # Outside the clock, like a warm server: the pipeline, and the extractors' lexicons
         # (built on first use) by one throwaway abstract.
@@ -198,7 +198,7 @@ def stage_build(corpus: str, store: str, workers: int, model: str) -> dict[str, 
 def stage_extract(corpus: str, mode: str, model: str) -> dict[str, Any]:
     from graph import extractors as registry
     from graph import nlp as nlp_loader
-    from graph.pipeline import extract_doc, extract_papers
+    from graph.extractors.pipeline import extract_doc, extract_papers
 
     papers = _papers(corpus)[:EXTRACT_SAMPLE]
     nlp = nlp_loader.load(model)

@@ -53,7 +53,7 @@ def _pipe(texts: Sequence[str]) -> float:
 
 
 def _extract(papers: Sequence) -> float:
-    from graph.pipeline import extract_papers
+    from graph.extractors.pipeline import extract_papers
 
     start = time.perf_counter()
     extract_papers(papers, nlp=_state["nlp"])
@@ -85,7 +85,7 @@ def load_cpu(papers: Sequence, folder: Path) -> dict[str, float]:
     import pyoxigraph
 
     from graph import rdf
-    from graph.pipeline import extract_papers
+    from graph.extractors.pipeline import extract_papers
     from graph.resolve import resolve
     from graph.store import NQuadsFiles
 
@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     from bench.gen_corpus import generate
     from graph import nlp as nlp_loader
     from graph.model import Paper
-    from graph.pipeline import extract_papers
+    from graph.extractors.pipeline import extract_papers
 
     records = generate(args.papers, seed=args.seed)
     papers = [Paper(key=str(r["id"]), abstract=str(r["abstract"]), title=str(r["title"]))

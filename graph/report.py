@@ -13,13 +13,13 @@ from typing import Any
 from pyoxigraph import DefaultGraph, NamedNode, Quad
 
 from graph.model import Entity, PaperExtraction, ResolvedCorpus
-from graph.vocab import PKG, PREFIXES, RDF
-from graph.rdf import LINK_PREDICATE, PROPOSES, paper_label
+from graph.rdf import paper_label
 from graph.store import Store, solutions
+from graph.vocab import LINK_IRIS, MAKES_CLAIM, PKG, PREFIXES, RDF
 
 _TYPE = RDF + "type"
 _CLAIM_KIND = PKG + "claimKind"
-_LINKS = {p.value for p in LINK_PREDICATE.values()} | {PROPOSES.value, PKG + "makesClaim"}
+_LINKS = LINK_IRIS | {PKG + MAKES_CLAIM}
 
 
 def curie(iri: str) -> str:
@@ -215,9 +215,9 @@ def corpus_report(corpus: Any) -> tuple[dict[str, Any], list[str]]:
     - `skipped`: "path:line" of entries and records without an abstract (BibTeX, RIS,
       reference exports), which the build leaves out;
     - `cut`: papers whose abstract extraction read only in part (over
-      `graph.text_clean.MAX_EXTRACTION_CHARS`), with the lengths.
+      `graph.nlp.text_clean.MAX_EXTRACTION_CHARS`), with the lengths.
     """
-    from graph.text_clean import MAX_EXTRACTION_CHARS, extraction_view
+    from graph.nlp.text_clean import MAX_EXTRACTION_CHARS, extraction_view
 
     formats: Counter[str] = Counter()
     for notes in corpus.notes.values():

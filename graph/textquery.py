@@ -5,8 +5,8 @@ from __future__ import annotations
 import pyoxigraph as ox
 
 from graph.errors import QueryError
+from graph.nlp.text_clean import collapse
 from graph.sparqltext import UPDATE_KEYWORDS, explain, first_keyword, tokens
-from graph.text_clean import collapse
 
 _RESULT_FORMATS = {
     "json": ox.QueryResultsFormat.JSON,

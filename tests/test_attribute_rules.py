@@ -6,7 +6,7 @@ import pytest
 from spacy.attrs import DEP, HEAD, LEMMA, MORPH, ORTH, POS, TAG
 
 from graph import nlp as nlp_loader
-from graph.attribute_rules import IndexedMatch, index_attribute_ruler
+from graph.nlp.attribute_rules import IndexedMatch, index_attribute_ruler
 
 # The English rules' exceptions: contractions, "gonna", "y'all", auxiliaries and their
 # dependencies, existential "there", pronoun cases, white space, a determiner as a pronoun

@@ -34,7 +34,7 @@ def cluster():
 
 @pytest.fixture(scope="module")
 def serial(papers):
-    from graph.pipeline import extract_papers
+    from graph.extractors.pipeline import extract_papers
     from graph.rdf import corpus_quads
     from graph.resolve import resolve
 

@@ -240,7 +240,7 @@ def test_works_without_a_parser():
 def _tiny_model(tmp_path):
     from sklearn.linear_model import LogisticRegression
 
-    from graph import areas
+    from graph.extractors import areas
 
     texts = ["images pixels segmentation camera", "pixels images detection camera",
              "sentences words parsing translation", "words translation sentences tokens",
@@ -258,7 +258,7 @@ def _tiny_model(tmp_path):
 
 
 def test_area_model_round_trips_and_writes_the_same_bytes(tmp_path):
-    from graph import areas
+    from graph.extractors import areas
 
     path = _tiny_model(tmp_path)
     first = path.read_bytes()
@@ -275,8 +275,8 @@ def test_area_model_round_trips_and_writes_the_same_bytes(tmp_path):
 
 
 def test_broken_area_model_names_the_file(tmp_path):
-    from graph import areas
     from graph.errors import InputError
+    from graph.extractors import areas
 
     path = tmp_path / "areas.json.gz"
     path.write_bytes(b"not gzip")
@@ -285,7 +285,7 @@ def test_broken_area_model_names_the_file(tmp_path):
 
 
 def test_choose_keeps_close_runners_up_only():
-    from graph.areas import choose
+    from graph.extractors.areas import choose
 
     classes = ("a", "b", "c", "d")
     assert choose([0.5, 0.3, 0.15, 0.05], classes, 0.5, 0.2) == [("a", 0.5), ("b", 0.3)]

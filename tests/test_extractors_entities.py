@@ -9,9 +9,19 @@ import pytest
 
 from graph import extractors as registry
 from graph.errors import InputError
-from graph.extractors import acronyms, candidates, classify, lexicon, scorer
+from graph.eval.splits import SCIREX_DEV_SHARE, is_dev
+from graph.extractors import (
+    acronyms,
+    candidates,
+    classify,
+    decide,
+    features,
+    generate,
+    lexicon,
+    overlaps,
+    scorer,
+)
 from graph.model import Mention
-from graph.splits import SCIREX_DEV_SHARE, is_dev
 
 ENTITY_EXTRACTORS = ("datasets.v1", "methods.v1", "metrics.v1", "models.v1", "tasks.v1")
 
@@ -249,7 +259,8 @@ def _fake_scirex_doc(doc_id: str) -> dict:
 
 
 def test_train_writes_a_loadable_scorer(tmp_path):
-    from graph.train import MODEL_FILE, join_tokens, train
+    from graph.eval.scirex_passages import join_tokens
+    from graph.eval.train_scorer import MODEL_FILE, train
 
     assert join_tokens(["V", "-", "Net", "(", "a", ")", "."])[0] == "V-Net (a)."
     docs = tmp_path / "scirex" / "train_docs"
@@ -257,7 +268,7 @@ def test_train_writes_a_loadable_scorer(tmp_path):
     for k in range(3):
         (docs / f"d{k}.json").write_text(json.dumps(_fake_scirex_doc(f"d{k}")), encoding="utf-8")
     report = train(tmp_path / "out", scirex_dir=tmp_path / "scirex")
-    # the documents of the SciREX dev split (graph.splits) are left out of the fit
+    # the documents of the SciREX dev split (graph.eval.splits) are left out of the fit
     in_train = [k for k in range(3) if not is_dev(f"d{k}", SCIREX_DEV_SHARE)]
     assert 0 < len(in_train) < 3
     assert report.n_docs == len(in_train) and report.label_counts["method"] > 0
@@ -268,7 +279,8 @@ def test_train_writes_a_loadable_scorer(tmp_path):
 
 
 def test_training_can_add_the_abstracts_with_a_weight(nlp):
-    from graph.train import abstract_passage, examples
+    from graph.eval.scirex_passages import abstract_passage
+    from graph.eval.train_scorer import examples
 
     doc = _fake_scirex_doc("d0")
     words = doc["words"]
@@ -498,14 +510,14 @@ def test_a_known_name_read_as_another_kind_keeps_neither_its_name_nor_wording(nl
               "performance to recent approaches.")
     vqa = {d.text: d for d in candidates.drafts_of(doc)[0]}["VQA"]
     assert vqa.lexicon_type == "task"
-    assert candidates._label(vqa, "task") == "visual question answering"
-    assert candidates._aliases(vqa, "task") == ("VQA",)
-    assert candidates._label(vqa, "dataset") is None
-    assert candidates._aliases(vqa, "dataset") == ("VQA dataset",)
+    assert decide.label_as(vqa, "task") == "visual question answering"
+    assert decide.aliases_as(vqa, "task") == ("VQA",)
+    assert decide.label_as(vqa, "dataset") is None
+    assert decide.aliases_as(vqa, "dataset") == ("VQA dataset",)
 
 
 def test_the_narrowing_rule_keeps_the_known_name_without_it(nlp, monkeypatch):
-    monkeypatch.setattr(candidates, "_narrower", lambda cands: set())
+    monkeypatch.setattr(overlaps, "_narrower", lambda cands: set())
     found = {m.text for m in run(nlp, "Our detector improves the detection accuracy by 3 points.")
              if m.type == "metric"}
     assert found == {"accuracy"}
@@ -664,7 +676,7 @@ def test_each_conjunct_of_a_coordinated_phrase_is_a_candidate(nlp):
 def test_phrase_length_counts_a_hyphenated_word_once(nlp):
     text = "We propose a novel tree-structured long short-term memory architecture for parsing."
     assert "tree-structured long short-term memory architecture" in _draft_texts(nlp, text)
-    assert candidates.MAX_PHRASE_TOKENS == 7  # nine tokens, five words
+    assert generate.MAX_PHRASE_TOKENS == 7  # nine tokens, five words
 
 
 def test_a_dataset_phrase_around_one_name_is_its_wording(nlp):
@@ -685,4 +697,4 @@ def test_the_scorer_sees_how_often_a_candidate_is_written(nlp):
     assert candidates.features(drafts["SparseNet"])["rep:3"] == 1.0
     assert candidates.features(drafts["residual decoder"])["rep:1"] == 1.0
     # whole words only: "SparseNets" would not count
-    assert candidates._repeats("sparsenets and sparsenet", "SparseNet") == 1
+    assert features.repeats("sparsenets and sparsenet", "SparseNet") == 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graph.extractors import candidates, lexicon, lists
+from graph.extractors import candidates, decide, lexicon, lists
 from graph.extractors.tokens import table
 
 
@@ -88,9 +88,9 @@ def test_an_article_before_a_listed_name_is_skipped(nlp):
 def test_a_name_typed_as_a_dataset_keeps_its_wording_with_the_kind_word(nlp):
     doc = nlp("We report the best accuracy on the ZORBLAX database so far.")
     drafts = {d.text: d for d in candidates.drafts_of(doc)[0]}
-    assert "ZORBLAX database" in candidates._aliases(drafts["ZORBLAX"], "dataset")
+    assert "ZORBLAX database" in decide.aliases_as(drafts["ZORBLAX"], "dataset")
     # the kind word of another type is not the name's wording
-    assert candidates._aliases(drafts["ZORBLAX"], "method") == ()
+    assert decide.aliases_as(drafts["ZORBLAX"], "method") == ()
 
 
 def test_tasks_are_listed_as_phrases(nlp):
@@ -117,4 +117,4 @@ def test_a_kind_word_read_as_an_adjective_still_gives_the_wording(nlp):
     t = table(doc)
     assert t.text[4] == "metric" and t.pos[4] == "ADJ"  # the tagger's reading this test needs
     drafts = {d.text: d for d in candidates.drafts_of(doc)[0]}
-    assert "AUC-100 metric" in candidates._aliases(drafts["AUC-100"], "metric")
+    assert "AUC-100 metric" in decide.aliases_as(drafts["AUC-100"], "metric")

@@ -178,7 +178,7 @@ def test_top_entities_of_a_real_build_are_names(tmp_path):
 def test_pipeline_drops_generic_mentions_unless_asked_not_to():
     import spacy
 
-    from graph.pipeline import extract_doc
+    from graph.extractors.pipeline import extract_doc
 
     text = "Training of BERT. Transformer layers."
     found = [Mention("task", "Training", 0, 8, "x", 0.9),

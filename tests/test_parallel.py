@@ -21,7 +21,7 @@ def papers() -> list[Paper]:
 
 def test_two_workers_give_the_serial_extractions(papers, monkeypatch):
     from graph.build import processes as parallel
-    from graph.pipeline import extract_papers
+    from graph.extractors.pipeline import extract_papers
 
     monkeypatch.setattr(parallel, "MIN_CHUNK", 2)  # several chunks per worker, even here
     assert [len(part) for part in parallel.chunks(papers, 2)] == [4, 3, 3, 2, 2, 2]
@@ -53,7 +53,7 @@ def test_chunks_shrink_towards_the_end_within_their_bounds():
 
 def test_one_worker_runs_in_process(papers):
     from graph.build.processes import extract_parallel
-    from graph.pipeline import extract_papers
+    from graph.extractors.pipeline import extract_papers
 
     assert extract_parallel(papers[:3], workers=1) == extract_papers(papers[:3])
 

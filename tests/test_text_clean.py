@@ -1,13 +1,16 @@
-"""graph.text_clean: LaTeX read as text, whitespace collapsed, spans mapped back verbatim."""
+"""graph.nlp.text_clean: LaTeX read as text, whitespace collapsed, spans mapped back verbatim."""
 
 from __future__ import annotations
+
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from graph.model import Mention, Paper, Result
-from graph.text_clean import (
+from graph.nlp.text_clean import (
     collapse,
     cut_for_extraction,
     extraction_view,
@@ -87,7 +90,7 @@ def test_extraction_view_of_a_long_abstract_maps_into_its_beginning() -> None:
 
 
 def test_extraction_offsets_index_the_verbatim_abstract() -> None:
-    from graph.pipeline import extract_papers
+    from graph.extractors.pipeline import extract_papers
 
     abstract = ("We propose  $m$-Synchronous SGD. On ImageNet, our method improves top-1\n"
                 "accuracy by $4.4$\\% over \\emph{Local SGD}.")
@@ -117,3 +120,12 @@ def test_every_read_character_maps_into_the_verbatim_text_in_order(text: str) ->
         assert 0 <= start < end <= len(text)
         if char not in " " and end - start == 1:
             assert text[start] == char
+
+
+def test_text_clean_and_the_corpus_readers_do_not_import_spacy():
+    # graph.nlp defers the loader (and spaCy) to first use of its names: the corpus readers,
+    # rdf and the web pages import text_clean without parsing anything
+    code = ("import sys, graph.corpus, graph.nlp.text_clean, graph.nlp; "
+            "print('spacy' in sys.modules, callable(graph.nlp.load), 'spacy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True", "True"]

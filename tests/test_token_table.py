@@ -107,7 +107,7 @@ def test_strings_are_read_again_after_the_shared_table_is_emptied(nlp, monkeypat
 
 def test_one_extraction_pass_builds_the_columns_once_and_drops_them(nlp, monkeypatch):
     from graph import extractors as registry
-    from graph.pipeline import extract_doc
+    from graph.extractors.pipeline import extract_doc
 
     built = []
     real = tokens.Tokens

@@ -5,9 +5,9 @@ from __future__ import annotations
 import gzip
 import json
 
-from graph import areas
-from graph import train_areas as trainer
-from graph.splits import AAAI_DEV_SHARE, is_dev
+from graph.eval import train_areas as trainer
+from graph.eval.splits import AAAI_DEV_SHARE, is_dev
+from graph.extractors import areas
 
 VISION = "images pixels camera segmentation of images detection"
 LANGUAGE = "sentences words translation parsing of sentences tokens"

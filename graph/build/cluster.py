@@ -33,7 +33,7 @@ from spacy.language import Language
 
 from graph import extractors as registry
 from graph import nlp as nlp_loader
-from graph import pipeline, rdf
+from graph import rdf
 from graph.build.executors import (
     Chunk,
     PaperJob,
@@ -46,6 +46,7 @@ from graph.build.executors import (
     paper_jobs,
 )
 from graph.errors import PaperkgError
+from graph.extractors import pipeline
 from graph.model import Paper, PaperExtraction, ResolvedCorpus
 from graph.store import LINKED_FILE_LINES, STREAM_FILE_LINES, NQuadsFiles
 

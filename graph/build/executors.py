@@ -28,7 +28,8 @@ from typing import Protocol, TypeVar
 
 from graph import extractors as registry
 from graph import nlp as nlp_loader
-from graph import pipeline, rdf
+from graph import rdf
+from graph.extractors import pipeline
 from graph.model import Entity, Paper, PaperExtraction, ResolvedCorpus
 from graph.store import LINKED_FILE_LINES, STREAM_FILE_LINES, NQuadsFiles
 

@@ -41,11 +41,11 @@ from pathlib import Path
 
 from pyoxigraph import DefaultGraph, NamedNode, Quad
 
-from graph import export, pipeline, rdf
+from graph import export, rdf
 from graph import extractors as registry
 from graph import nlp as nlp_loader
 from graph.build.update import (
-    SUPPORT,
+    SUPPORT_IRI,
     apply_update,
     change_update,
     links_of,
@@ -54,10 +54,12 @@ from graph.build.update import (
     support_deltas,
 )
 from graph.corpus import read_corpus
+from graph.extractors import pipeline
 from graph.model import ENTITY_TYPES, Entity, Paper, PaperExtraction
 from graph.resolve import resolve
 from graph.store import Store, open_store, solutions
 from graph.vocab import (
+    CLASSES,
     DCTERMS,
     DEFAULT_BASE,
     PKG,
@@ -74,8 +76,8 @@ RECORD_PREDICATES = frozenset(
     + [SCHEMA + name for name in ("isPartOf", "keywords", "url")]
 )
 _SKOS_BROADER = "http://www.w3.org/2004/02/skos/core#broader"
-_PAPER_CLASS = PKG + "Paper"
-_CLASS_TYPE = {f"{PKG}{t.capitalize()}": t for t in ENTITY_TYPES}
+_PAPER_CLASS = PKG + CLASSES["paper"]
+_CLASS_TYPE = {PKG + CLASSES[t]: t for t in ENTITY_TYPES}
 
 Extract = Callable[[Sequence[Paper]], list[PaperExtraction]]
 
@@ -248,7 +250,7 @@ def add_papers(
         if ref not in known:
             result.new_entities.append(ref)
         for quad in rdf.entity_quads(resolved.entities[ref], base=base):
-            if quad.predicate.value != SUPPORT:
+            if quad.predicate.value != SUPPORT_IRI:
                 insert[quad] = None
     # A family link stays right whichever side arrives later: an edition added under a family
     # already stored, or a family added above editions already stored.
@@ -259,7 +261,7 @@ def add_papers(
     # New domains get the quads a build gives them (support comes from the recount).
     insert.update(dict.fromkeys(
         q for q in rdf.domain_quads(resolved, rdf.taxonomy_quads(base=base), base)
-        if q.predicate.value != SUPPORT
+        if q.predicate.value != SUPPORT_IRI
     ))
     # A quad deleted and inserted again (an unchanged part of a replaced paper) just stays.
     deleted = [q for q in dict.fromkeys(delete) if q not in insert]

@@ -7,8 +7,8 @@ Here each worker process loads the pipeline once and runs parsing *and* extracto
 contiguous chunks of the corpus, writes the chunk's static RDF itself, and sends back only
 the small records the resolver needs. Chunks are returned in input order, and a chunk's output
 does not depend on which process ran it or on its neighbours, so the result equals
-`graph.pipeline.extract_papers` exactly. The linked lines, written after the resolver, are
-written here as the serial executor does.
+`graph.extractors.pipeline.extract_papers` exactly. The linked lines, written after the
+resolver, are written here as the serial executor does.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from graph import extractors as registry
 from graph import nlp as nlp_loader
-from graph import pipeline, rdf
+from graph import rdf
 from graph.build.executors import (
     Chunk,
     SerialExecutor,
@@ -34,6 +34,7 @@ from graph.build.executors import (
     write_static,
 )
 from graph.errors import PaperkgError
+from graph.extractors import pipeline
 from graph.model import Paper, PaperExtraction
 
 #: Bounds of one chunk: small enough to balance the workers and stream results, large enough

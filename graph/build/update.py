@@ -17,21 +17,28 @@ from typing import Any
 from pyoxigraph import DefaultGraph, NamedNode, Quad
 
 from graph import rdf
-from graph.model import ENTITY_TYPES, Mention, Paper, PaperExtraction, ResolvedCorpus
+from graph.model import Mention, Paper, PaperExtraction, ResolvedCorpus
 from graph.store import Store, data_block, solutions
 from graph.store.remote import is_internal_graph
-from graph.vocab import OA, PKG, entity_iri
+from graph.vocab import (
+    CLASSES,
+    ENTITY_TYPES,
+    HAS_RESULT,
+    LINK_IRIS,
+    LINK_OF_TYPE,
+    LINKS,
+    MAKES_CLAIM,
+    OA,
+    PKG,
+    SUPPORT,
+    entity_iri,
+)
 
-SUPPORT = PKG + "support"
+SUPPORT_IRI = PKG + SUPPORT
 _SKOS_BROADER = "http://www.w3.org/2004/02/skos/core#broader"
-_IN_DOMAIN = PKG + "inDomain"
-_PAPER_CLASS = PKG + "Paper"
-_ENTITY_CLASSES = tuple(name.capitalize() for name in ENTITY_TYPES)
-#: Paper -> entity links; the support of an entity is the number of papers linking it so.
-_LINKS = ("proposes", "usesMethod", "usesDataset", "usesModel", "addressesTask",
-          "reportsMetric", "inDomain")
-#: Predicates of the paper -> entity links (IRIs).
-LINK_IRIS = frozenset(PKG + name for name in _LINKS)
+_IN_DOMAIN = PKG + LINK_OF_TYPE["domain"]
+_PAPER_CLASS = PKG + CLASSES["paper"]
+_ENTITY_CLASSES = tuple(CLASSES[type_] for type_ in ENTITY_TYPES)
 _IRI_SAFE = re.compile(r"^[^<>\"{}|^`\\\x00-\x20]*$")
 
 
@@ -51,7 +58,7 @@ def replace_paper(store: Store, iri: str, quads: Iterable[Quad], *, base: str) -
     old = owned_quads(store, iri)
     paper = NamedNode(iri)
     held = any(q.subject == paper for q in old)
-    new = [q for q in dict.fromkeys(quads) if q.predicate.value != SUPPORT]
+    new = [q for q in dict.fromkeys(quads) if q.predicate.value != SUPPORT_IRI]
     if not held and not new:
         return False
     deltas = support_deltas({iri: links_of(old, iri)}, {iri: links_of(new, iri)})
@@ -66,7 +73,7 @@ def owned_quads(store: Store, paper: str) -> list[Quad]:
     p = f"<{paper}>"
     has_source, has_target, has_selector = (f"<{OA}hasSource>", f"<{OA}hasTarget>",
                                             f"<{OA}hasSelector>")
-    makes_claim, result = f"<{PKG}makesClaim>", f"<{PKG}result>"
+    makes_claim, result = f"<{PKG}{MAKES_CLAIM}>", f"<{PKG}{HAS_RESULT}>"
 
     def anywhere(pattern: str) -> str:
         return f"{{ {pattern} }} UNION {{ GRAPH ?h {{ {pattern} }} }}"
@@ -150,14 +157,14 @@ def adjust_support(deltas: dict[str, int]) -> list[str]:
                      if delta < 0 and _IRI_SAFE.match(iri))
     if fewer:
         classes = ", ".join(f"<{PKG}{name}>" for name in _ENTITY_CLASSES)
-        links = ", ".join(f"<{PKG}{name}>" for name in _LINKS)
+        links = ", ".join(f"<{PKG}{name}>" for name in LINKS)
         # The links as a FILTER on `?paper ?link ?e`, not a VALUES list: with ?e bound,
         # Oxigraph reads each entity's incoming links from its object index and stops at the
         # first. Full IRIs: Oxigraph wants a request's prefixes before its first operation.
         operations.append(f"""DELETE {{ ?e ?p ?o }} WHERE {{
   VALUES ?e {{ {fewer} }} ?e a ?class . FILTER(?class IN ({classes}))
   FILTER NOT EXISTS {{ ?paper ?link ?e . FILTER(?link IN ({links}))
-    FILTER EXISTS {{ ?paper a <{PKG}Paper> }} }}
+    FILTER EXISTS {{ ?paper a <{_PAPER_CLASS}> }} }}
   ?e ?p ?o }}""")
     return operations
 
@@ -179,7 +186,7 @@ def _domain_only_quads(slugs: Iterable[str], base: str) -> dict[str, list[Quad]]
         node = NamedNode(entity_iri(base, "domain", slug))
         result[slug] = [
             q for q in rdf.domain_quads(corpus, taxonomy, base)
-            if q.subject == node and q.predicate.value != SUPPORT
+            if q.subject == node and q.predicate.value != SUPPORT_IRI
             and q not in in_taxonomy
         ]
     return result

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from graph.corpus.records import Parsed
 from graph.errors import InputError
-from graph.text_clean import ACCENT, COMBINING
+from graph.nlp.text_clean import ACCENT, COMBINING
 
 _TYPE = re.compile(r"[A-Za-z]+")
 _SPACE = re.compile(r"\s*")

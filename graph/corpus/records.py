@@ -12,7 +12,7 @@ from graph.corpus.schemas import KNOWN_FIELDS, map_record
 from graph.corpus.text import clean, paper_key
 from graph.errors import InputError
 from graph.model import Paper
-from graph.text_clean import collapse
+from graph.nlp.text_clean import collapse
 
 __all__ = ["KNOWN_FIELDS", "Notes", "Parsed", "make_paper"]
 

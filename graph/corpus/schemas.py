@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from graph.errors import InputError
-from graph.text_clean import collapse, readable
+from graph.nlp.text_clean import collapse, readable
 
 #: paperkg's own field names; a generic record may also name them as in ALIASES.
 KNOWN_FIELDS: tuple[str, ...] = (

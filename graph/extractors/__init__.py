@@ -8,12 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from importlib import import_module
-
-from spacy.tokens import Doc
+from typing import TYPE_CHECKING
 
 from graph.model import Mention
 
-Extractor = Callable[[Doc], list[Mention]]
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
+# Doc by name only: the registry, and the light modules of this package that other stages use
+# (metric_direction for rdf, areas for training), import without spaCy
+Extractor = Callable[["Doc"], list[Mention]]
 
 _REGISTRY: dict[str, str] = {
     "mentions.v2": "graph.extractors.mentions:extract",

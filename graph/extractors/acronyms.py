@@ -16,7 +16,10 @@ from graph.extractors.tokens import table
 MAX_SHORT_CHARS = 12
 # A long form has at most min(|A| + 5, 2|A|) words (Schwartz & Hearst).
 EXTRA_WORDS = 5
-_STOP_LEADS = {"a", "an", "the", "our", "its", "their", "this", "these", "that", "of", "and", "or", "with", "by", "for", "to", "in", "on"}
+_STOP_LEADS = {
+    "a", "an", "the", "our", "its", "their", "this", "these", "that", "of", "and", "or", "with",
+    "by", "for", "to", "in", "on",
+}
 
 
 @dataclass(frozen=True)
@@ -39,7 +42,8 @@ def looks_like_short_form(text: str) -> bool:
 
 def best_long_form(short: str, long: str) -> int | None:
     """Character offset in `long` where the long form of `short` starts, or None."""
-    letters = short[:-1] if short.endswith("s") and short[:-1].isupper() and len(short) > 2 else short
+    plural = short.endswith("s") and short[:-1].isupper() and len(short) > 2
+    letters = short[:-1] if plural else short
     s = len(letters) - 1
     i = len(long) - 1
     while s >= 0:

@@ -1,6 +1,6 @@
 """What kind of entity a phrase names: head nouns, name shapes and context cues.
 
-Each function returns evidence as {type: strength in [0, 1]}; candidates.py combines them.
+Each function returns evidence as {type: strength in [0, 1]}; decide.py combines them.
 """
 
 from __future__ import annotations
@@ -143,7 +143,9 @@ def model_shape(text: str) -> float:
     if _SIZE.search(text) and is_name_shaped(text) and any(c.isalpha() for c in text):
         tail = re.split(r"[-_ /]", text)[-1]
         # parameter counts in billions; "-1M" names datasets as often as models
-        if re.fullmatch(r"\d+(?:\.\d+)?[Bb]|[BbLlSsHhGg]/\d+|base|large|xl|xxl|instruct|chat", tail):
+        if re.fullmatch(
+            r"\d+(?:\.\d+)?[Bb]|[BbLlSsHhGg]/\d+|base|large|xl|xxl|instruct|chat", tail
+        ):
             return 0.75
     return 0.0
 
@@ -165,7 +167,14 @@ def head_evidence_at(t: Tokens, start: int, end: int) -> dict[str, float]:
     return {hit[0]: hit[1]}
 
 
-_DATASET_VERBS = {"evaluate", "test", "train", "experiment", "validate", "benchmark", "achieve", "report", "outperform", "obtain", "conduct", "perform"}
+_DATASET_VERBS = {
+    "evaluate", "test", "train", "experiment", "validate", "benchmark", "achieve", "report",
+    "outperform", "obtain", "conduct", "perform",
+}
+# "results on X", "state of the art on X"
+_RESULT_NOUNS = {
+    "results", "experiments", "art", "performance", "accuracy", "improvements", "score",
+}
 _METRIC_CUES = ("in terms of", "measured by", "measured in", "as measured by", "with respect to")
 
 
@@ -206,10 +215,11 @@ def context_evidence_at(t: Tokens, start: int, end: int) -> dict[str, float]:
         hit = HEADS.get(lower[other]) or HEADS.get(lemma[other])
         if hit and hit[1] >= 0.8:
             ev[hit[0]] = max(ev.get(hit[0], 0.0), 0.8)
-    if start > 0 and lower[start - 1] in {"on", "across"} and is_name_shaped(t.span_text(start, end)):
+    if (start > 0 and lower[start - 1] in {"on", "across"}
+            and is_name_shaped(t.span_text(start, end))):
         verb = t.head[start - 1]
         # "results on X", "evaluated on X", "state of the art on X"
-        if t.lemma[verb] in _DATASET_VERBS or lower[verb] in {"results", "experiments", "art", "performance", "accuracy", "improvements", "score"}:
+        if t.lemma[verb] in _DATASET_VERBS or lower[verb] in _RESULT_NOUNS:
             ev["dataset"] = max(ev.get("dataset", 0.0), 0.7)
         else:
             ev["dataset"] = max(ev.get("dataset", 0.0), 0.45)

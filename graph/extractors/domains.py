@@ -1,11 +1,11 @@
 """Research areas of a paper, as concepts of data/taxonomy.ttl.
 
-Each concept's labels are cue phrases: prefLabel and altLabel count fully, hiddenLabel (typical
-vocabulary, benchmark and metric names) counts for less. A cue weighs more in the opening
-sentences, where abstracts say what field they are in, and in "for X tasks" / "in X". Evidence
-then flows along skos:broader both ways: several different subfields make their parent likely,
-a likely parent supports its subfields. The best one to three areas come back, most likely
-first; an abstract without any cue gets machine-learning at low confidence.
+Each concept's labels are cue phrases (area_cues.py): prefLabel and altLabel count fully,
+hiddenLabel (typical vocabulary, benchmark and metric names) counts for less. A cue weighs more
+in the opening sentences, where abstracts say what field they are in, and in "for X tasks" /
+"in X". Evidence then flows along skos:broader both ways: several different subfields make their
+parent likely, a likely parent supports its subfields. The best one to three areas come back,
+most likely first; an abstract without any cue gets machine-learning at low confidence.
 """
 
 from __future__ import annotations
@@ -13,15 +13,12 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from dataclasses import dataclass, replace
-from functools import lru_cache
+from dataclasses import replace
 
-import spacy
-from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc
-from spacy.vocab import Vocab
 
-from graph.areas import load as load_area_model
+from graph.extractors.area_cues import STRONG, Hit, cues_for
+from graph.extractors.areas import load as load_area_model
 from graph.extractors.tokens import Tokens, table
 from graph.model import Mention
 from graph.taxonomy import Taxonomy
@@ -30,7 +27,6 @@ from graph.taxonomy import load as load_taxonomy
 NAME = "domains.v1"
 FALLBACK = "machine-learning"
 
-STRONG, WEAK = 1.0, 0.35
 #: Umbrella areas named by almost every abstract in the field; they win only on their own words.
 GENERIC_PRIOR = {
     "machine-learning": 0.35,
@@ -74,103 +70,6 @@ _CONTRIBUTE = re.compile(
 _BENCHMARK_AREA = "datasets-and-benchmarks"
 
 
-@dataclass(frozen=True)
-class _Hit:
-    slug: str
-    start: int  # token offsets
-    end: int
-    weight: float
-
-
-def _plural(word: str) -> str:
-    if word.endswith(("s", "x", "ch", "sh")):
-        return word + "es" if not word.endswith("s") else word
-    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
-        return word[:-1] + "ies"
-    return word + "s"
-
-
-def _variants(cue: str) -> set[str]:
-    """Inflection and hyphenation variants, so "graph neural network" also finds "...networks"."""
-    forms = {cue}
-    head, _, last = cue.rpartition(" ")
-    if last.isalpha() and len(last) > 2:
-        joined = (head + " ") if head else ""
-        if last.lower() == last:
-            forms.add(joined + _plural(last))
-            if last.endswith("ies"):
-                forms.add(joined + last[:-3] + "y")
-            elif last.endswith("s") and not last.endswith("ss"):
-                forms.add(joined + last[:-1])
-        elif last.isupper():
-            forms.add(joined + last + "s")
-    forms |= {form.replace("-", " ") for form in forms if "-" in form}
-    return forms
-
-
-class _Cues:
-    """Phrase matchers over one vocab: lower-case cues by LOWER, cased cues by ORTH."""
-
-    def __init__(self, vocab: Vocab, taxonomy: Taxonomy) -> None:
-        make_doc = _tokenizer()
-        self.lower = PhraseMatcher(vocab, attr="LOWER")
-        self.orth = PhraseMatcher(vocab, attr="ORTH")
-        self.weights: dict[str, tuple[str, float]] = {}
-        seen: set[str] = set()
-        for concept in taxonomy:
-            labelled = [(concept.pref_label.lower(), STRONG)]
-            labelled += [(label, STRONG) for label in concept.alt_labels]
-            labelled += [(label, WEAK) for label in concept.hidden_labels]
-            for label, weight in labelled:
-                for form in sorted(_variants(label)):
-                    cased = form != form.lower()
-                    key = form if cased else form.lower()
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    match_id = f"{concept.slug}\t{weight}\t{key}"
-                    self.weights[match_id] = (concept.slug, weight)
-                    matcher = self.orth if cased else self.lower
-                    matcher.add(match_id, [make_doc(form)])
-
-    def hits(self, doc: Doc) -> list[_Hit]:
-        raw = []
-        for matcher in (self.lower, self.orth):
-            for match_id, start, end in matcher(doc):
-                slug, weight = self.weights[doc.vocab.strings[match_id]]
-                raw.append(_Hit(slug, start, end, weight))
-        # A cue inside a longer cue is part of that phrase: "neural network" in
-        # "graph neural network" says graph learning, not deep learning.
-        raw.sort(key=lambda h: (h.start, -(h.end - h.start)))
-        kept: list[_Hit] = []
-        for hit in raw:
-            if any(
-                k.start <= hit.start
-                and hit.end <= k.end
-                and (k.end - k.start) > (hit.end - hit.start)
-                for k in kept
-            ):
-                continue
-            kept.append(hit)
-        return kept
-
-
-@lru_cache(maxsize=1)
-def _tokenizer():
-    return spacy.blank("en").make_doc
-
-
-_CUES: dict[int, tuple[Vocab, _Cues]] = {}
-
-
-def _cues_for(vocab: Vocab) -> _Cues:
-    entry = _CUES.get(id(vocab))
-    if entry is None or entry[0] is not vocab:
-        entry = (vocab, _Cues(vocab, load_taxonomy()))
-        _CUES[id(vocab)] = entry
-    return entry[1]
-
-
 def _sentence_index(tokens: Tokens) -> list[int]:
     index = [0] * tokens.n
     if not tokens.has_sents:
@@ -185,7 +84,7 @@ def _position_factor(sentence: int) -> float:
     return 1.5 if sentence == 0 else 1.2 if sentence == 1 else 1.0
 
 
-def _frame_factor(tokens: Tokens, hit: _Hit) -> float:
+def _frame_factor(tokens: Tokens, hit: Hit) -> float:
     factor = 1.0
     if hit.end < tokens.n and tokens.lower[hit.end] in _FRAME_AFTER:
         factor *= 1.3
@@ -226,7 +125,7 @@ def _sentence_roles(tokens: Tokens) -> list[float]:
     return factors
 
 
-def _in_list(tokens: Tokens, hit: _Hit, hits: list[_Hit]) -> bool:
+def _in_list(tokens: Tokens, hit: Hit, hits: list[Hit]) -> bool:
     """The cue is one item of an enumeration of fields ("machine translation, dialogue
     systems, image captioning, etc."), which names applications rather than the paper's area."""
     for other in hits:
@@ -255,7 +154,7 @@ def _evidence(tokens: Tokens, start: int, end: int) -> tuple[str, int, int]:
 def extract(doc: Doc) -> list[Mention]:
     """The paper's research areas: one to three domain mentions, most likely first.
 
-    The trained classifier (graph.areas) decides the fields; the cue rules below name the
+    The trained classifier (graph.extractors.areas) decides the fields; the cue rules below name the
     subfield within one where they find it ("computer-vision" -> "semantic-segmentation").
     Fields the rules find outside the classifier's are not added: on AAAI 2022 train they
     never agreed with the paper's track (docs/linking.md). Without a shipped model the rules
@@ -289,8 +188,8 @@ def rule_areas(doc: Doc) -> list[Mention]:
     taxonomy = load_taxonomy()
     sentence_of = _sentence_index(tokens)
     roles = _sentence_roles(tokens)
-    weighted: dict[str, list[tuple[float, _Hit]]] = defaultdict(list)
-    hits = [hit for hit in _cues_for(doc.vocab).hits(doc) if hit.slug in taxonomy]
+    weighted: dict[str, list[tuple[float, Hit]]] = defaultdict(list)
+    hits = [hit for hit in cues_for(doc.vocab).hits(doc) if hit.slug in taxonomy]
     for hit in hits:
         weight = hit.weight * _position_factor(sentence_of[hit.start]) * _frame_factor(tokens, hit)
         weight *= roles[hit.start] * (0.5 if _in_list(tokens, hit, hits) else 1.0)
@@ -303,7 +202,7 @@ def rule_areas(doc: Doc) -> list[Mention]:
         )
 
     direct: dict[str, float] = {}
-    best_hit: dict[str, tuple[float, _Hit]] = {}
+    best_hit: dict[str, tuple[float, Hit]] = {}
     for slug, items in weighted.items():
         items.sort(key=lambda item: (-item[0], item[1].start))
         direct[slug] = sum(w * REPEAT_DECAY**i for i, (w, _) in enumerate(items))
@@ -366,14 +265,14 @@ def _has_direct_descendant(taxonomy: Taxonomy, slug: str, direct: dict[str, floa
     return any(d in direct for d in taxonomy.descendants(slug))
 
 
-def _best_evidence(taxonomy: Taxonomy, slug: str, best_hit: dict[str, tuple[float, _Hit]]) -> _Hit:
+def _best_evidence(taxonomy: Taxonomy, slug: str, best_hit: dict[str, tuple[float, Hit]]) -> Hit:
     if slug in best_hit:
         return best_hit[slug][1]
     candidates = [best_hit[d] for d in taxonomy.descendants(slug) if d in best_hit]
     return max(candidates, key=lambda item: (item[0], -item[1].start))[1]
 
 
-def _benchmark_contribution(doc: Doc) -> _Hit | None:
+def _benchmark_contribution(doc: Doc) -> Hit | None:
     """A paper that introduces a dataset or benchmark belongs to datasets-and-benchmarks."""
     found = _CONTRIBUTE.search(table(doc).doc_text)
     if found is None:
@@ -381,7 +280,7 @@ def _benchmark_contribution(doc: Doc) -> _Hit | None:
     span = doc.char_span(found.start("noun"), found.end("noun"), alignment_mode="expand")
     if span is None:
         return None
-    return _Hit(_BENCHMARK_AREA, span.start, span.end, STRONG)
+    return Hit(_BENCHMARK_AREA, span.start, span.end, STRONG)
 
 
 def _fallback(doc: Doc) -> Mention:

@@ -1,16 +1,16 @@
 """Lexicons of well-known names (data/lexicons/{type}s.txt) and a PhraseMatcher over them.
 
-A lexicon line is `preferred name | alias | alias`; a line starting with `#` is a comment. Every form is matched
-as written (case-sensitive), and forms of six or more characters, or of several words, also
-case-insensitively: "Penn Treebank" and "penn treebank" are one dataset, while "RACE" (a
-reading-comprehension set) must not match the word "race".
+A lexicon line is `preferred name | alias | alias`; a line starting with `#` is a comment.
+Every form is matched as written (case-sensitive), and forms of six or more characters, or of
+several words, also case-insensitively: "Penn Treebank" and "penn treebank" are one dataset,
+while "RACE" (a reading-comprehension set) must not match the word "race".
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import spacy
@@ -20,8 +20,9 @@ from spacy.vocab import Vocab
 
 from graph.errors import InputError
 from graph.extractors.tokens import table
+from graph.paths import LEXICONS
 
-LEXICON_DIR = Path(__file__).resolve().parents[2] / "data" / "lexicons"
+LEXICON_DIR = LEXICONS
 #: lexicon file stem per entity type
 FILES: dict[str, str] = {
     "dataset": "datasets",
@@ -56,12 +57,12 @@ def parse_lexicon(path: Path) -> list[tuple[str, tuple[str, ...]]]:
     return entries
 
 
-@lru_cache(maxsize=None)
+@cache
 def entries(etype: str, directory: Path = LEXICON_DIR) -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple(parse_lexicon(directory / f"{FILES[etype]}.txt"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def forms(etype: str, directory: Path = LEXICON_DIR) -> dict[str, str]:
     """Every form of every entry -> its preferred name."""
     table: dict[str, str] = {}
@@ -71,7 +72,7 @@ def forms(etype: str, directory: Path = LEXICON_DIR) -> dict[str, str]:
     return table
 
 
-@lru_cache(maxsize=None)
+@cache
 def caseless_forms(etype: str, directory: Path = LEXICON_DIR) -> dict[str, str]:
     """Lowercased distinctive forms -> preferred name."""
     return {
@@ -86,7 +87,7 @@ def lookup(text: str, etype: str) -> str | None:
     return forms(etype).get(text) or caseless_forms(etype).get(text.lower())
 
 
-@lru_cache(maxsize=None)
+@cache
 def families(etype: str) -> frozenset[str]:
     """Lowercased single-token forms, for recognising sized variants (BERT-large, GPT-4o-mini)."""
     return frozenset(f.lower() for f in forms(etype) if " " not in f)

