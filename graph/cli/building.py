@@ -38,7 +38,7 @@ def build(inputs: tuple[str, ...], out_dir: str, store: str | None, workers: int
     model = spacy_model or nlp_loader.DEFAULT_MODEL
     show = sys.stderr.isatty() if progress is None else progress
     if add:
-        from graph.incremental import add_files
+        from graph.build.incremental import add_files
 
         if not inputs:
             raise UserError("--add needs at least one INPUT file")
@@ -61,7 +61,7 @@ def build(inputs: tuple[str, ...], out_dir: str, store: str | None, workers: int
 
 def _index_store(location: Any) -> None:
     """Write the search index of a freshly built store, so a server's first search is fast."""
-    from graph.incremental import store_base
+    from graph.build.incremental import store_base
     from graph.network import search_index
     from graph.store import open_store
 
@@ -78,7 +78,7 @@ def _index_store(location: Any) -> None:
 @user_errors
 def remove(key: str, store: str | None) -> None:
     """Remove one paper (by key, original id, DOI, arXiv or OpenAlex id) and its facts."""
-    from graph.incremental import remove_paper, store_base
+    from graph.build.incremental import remove_paper, store_base
     from graph.store import open_store
 
     target = open_store(store)

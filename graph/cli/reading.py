@@ -64,7 +64,7 @@ def neighbours(node: str, store: str | None, depth: int, types: str | None, limi
                as_json: bool) -> None:
     """The k-hop neighbourhood of a node (an IRI, type/slug, a paper's key or id, a label)."""
     from graph import network
-    from graph.incremental import store_base
+    from graph.build.incremental import store_base
     from graph.store import open_store
 
     target = open_store(store, read_only=True)
@@ -96,7 +96,7 @@ def viz(node: str, store: str | None, depth: int, types: str | None, limit: int,
         out_path: str) -> None:
     """Write a standalone, offline HTML view of a node's neighbourhood."""
     from graph import network
-    from graph.incremental import store_base
+    from graph.build.incremental import store_base
     from graph.store import open_store
     from graph.viz import write_viz
 
@@ -125,7 +125,7 @@ def export(store: str | None, fmt: str, out_path: str) -> None:
     try:
         if fmt == "graphml":
             from graph import network
-            from graph.incremental import store_base
+            from graph.build.incremental import store_base
 
             network.write_graphml(network.projection(target, store_base(target)), Path(out_path))
         else:

@@ -533,6 +533,7 @@ def test_the_answers_follow_the_store_from_one_generation_to_the_next(tmp_path, 
     from conftest import FIXTURE
 
     from api import create_app
+    from graph.build.incremental import remove_paper
     from graph.store import EmbeddedStore
 
     location = str(tmp_path / "store")
@@ -547,7 +548,7 @@ def test_the_answers_follow_the_store_from_one_generation_to_the_next(tmp_path, 
         assert _get(client, "/api/papers")["total"] == 12
         first = sorted(p.name for p in (tmp_path / "store.search").glob("*.sqlite"))
         assert len(first) == 1
-        assert writer.remove_paper("p11", base=BASE)
+        assert remove_paper(writer, "p11", base=BASE)
         assert _get(client, "/api/search?q=unlinked")["results"] == []
         assert _get(client, "/api/papers")["total"] == 11
         _error(client, "/api/neighbourhood?node=paper/p11", 404)

@@ -35,22 +35,33 @@ papers is the graph a full build of all of them gives (tests/test_incremental.py
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from pyoxigraph import DefaultGraph, NamedNode, Quad
 
+from graph import export, rdf
 from graph import extractors as registry
 from graph import nlp as nlp_loader
-from graph.errors import StoreError
-from graph.model import ENTITY_TYPES, Entity, Mention, Paper, PaperExtraction, ResolvedCorpus
+from graph.build.update import (
+    SUPPORT_IRI,
+    apply_update,
+    change_update,
+    links_of,
+    owned_quads,
+    replace_paper,
+    support_deltas,
+)
+from graph.corpus import read_corpus
+from graph.extractors import pipeline
+from graph.model import ENTITY_TYPES, Entity, Paper, PaperExtraction
+from graph.resolve import resolve
+from graph.store import Store, open_store, solutions
 from graph.vocab import (
     CLASSES,
     DCTERMS,
     DEFAULT_BASE,
-    LINK_OF_TYPE,
     PKG,
     RDFS,
     SCHEMA,
@@ -64,9 +75,7 @@ RECORD_PREDICATES = frozenset(
     [DCTERMS + name for name in ("title", "abstract", "identifier", "issued", "creator")]
     + [SCHEMA + name for name in ("isPartOf", "keywords", "url")]
 )
-_SUPPORT = PKG + "support"
 _SKOS_BROADER = "http://www.w3.org/2004/02/skos/core#broader"
-_IN_DOMAIN = PKG + LINK_OF_TYPE["domain"]
 _PAPER_CLASS = PKG + CLASSES["paper"]
 _CLASS_TYPE = {PKG + CLASSES[t]: t for t in ENTITY_TYPES}
 
@@ -98,22 +107,23 @@ class AddResult:
 # -- reading the store ------------------------------------------------------------------------
 
 
-def store_base(store: Any) -> str:
+def store_base(store: Store) -> str:
     """The instance base a store was built with (from its provenance graph's name)."""
-    for row in store.query("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }"):
+    for row in solutions(store, "SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }"):
         name = row["g"].value
         if name.endswith("graph/provenance"):
             return name[: -len("graph/provenance")]
     return DEFAULT_BASE
 
 
-def known_entities(store: Any, *, base: str) -> dict[str, Entity]:
+def known_entities(store: Store, *, base: str) -> dict[str, Entity]:
     """Every method, dataset, model, task and metric in the store, with labels and aliases.
 
     `papers` is left empty: support is recounted in the store, not carried through Python.
     """
     classes = " ".join(f"<{iri}>" for iri in _CLASS_TYPE)
-    rows = store.query(
+    rows = solutions(
+        store,
         f"""SELECT ?e ?class ?label ?alias WHERE {{
   VALUES ?class {{ {classes} }}
   ?e a ?class ; <{RDFS}label> ?label .
@@ -140,20 +150,19 @@ def known_entities(store: Any, *, base: str) -> dict[str, Entity]:
 
 
 def _record_quads(paper: Paper, base: str) -> set[Quad]:
-    from graph.rdf import paper_quads
-
-    quads = paper_quads(PaperExtraction(paper=paper, mentions=[]), [], base=base)
+    quads = rdf.paper_quads(PaperExtraction(paper=paper, mentions=[]), [], base=base)
     return {q for q in quads if q.predicate.value in RECORD_PREDICATES}
 
 
-def stored_records(store: Any, keys: Sequence[str], *, base: str) -> dict[str, set[Quad]]:
+def stored_records(store: Store, keys: Sequence[str], *, base: str) -> dict[str, set[Quad]]:
     """key -> the record quads the store holds for it (absent keys are left out)."""
     records: dict[str, set[Quad]] = {}
     predicates = " ".join(f"<{p}>" for p in sorted(RECORD_PREDICATES))
     for start in range(0, len(keys), 500):
         part = keys[start : start + 500]
         values = " ".join(f"<{paper_iri(base, key)}>" for key in part)
-        rows = store.query(
+        rows = solutions(
+            store,
             f"SELECT ?p ?pred ?o WHERE {{ VALUES ?p {{ {values} }} VALUES ?pred {{ {predicates} }} "
             "?p ?pred ?o }"
         )
@@ -168,105 +177,9 @@ def stored_records(store: Any, keys: Sequence[str], *, base: str) -> dict[str, s
 # -- writing ----------------------------------------------------------------------------------
 
 
-def _domain_only_quads(slugs: Iterable[str], base: str) -> dict[str, list[Quad]]:
-    """Per domain: the quads a build adds for it beyond data/taxonomy.ttl, support left out."""
-    from graph import rdf
-
-    taxonomy = rdf.taxonomy_quads(base=base)
-    # What every build has, papers or not: the taxonomy and whatever the build derives from it.
-    empty = ResolvedCorpus(extractions={}, entities={}, links={})
-    in_taxonomy = set(taxonomy) | set(rdf.domain_quads(empty, taxonomy, base))
-    result: dict[str, list[Quad]] = {}
-    for slug in slugs:
-        probe = PaperExtraction(
-            paper=Paper(key="probe", abstract="probe"),
-            mentions=[Mention(type="domain", text=slug, start=0, end=1, extractor="domains.v1",
-                              confidence=1.0, label=slug)],
-        )
-        corpus = ResolvedCorpus(extractions={"probe": probe}, entities={}, links={})
-        node = entity_iri(base, "domain", slug)
-        result[slug] = [
-            q for q in rdf.domain_quads(corpus, taxonomy, base)
-            if q.subject.value == node and q.predicate.value != _SUPPORT
-            and q not in in_taxonomy
-        ]
-    return result
-
-
-def _prune_domains(domains: dict[str, list[Quad]], base: str) -> list[str]:
-    """Updates that drop a domain's build-only quads once no paper is in it."""
-    from graph.store import data_block
-
-    operations = []
-    for slug, quads in sorted(domains.items()):
-        if not quads:
-            continue
-        node = entity_iri(base, "domain", slug)
-        operations.append(
-            f"DELETE {{ {data_block(quads)} }} WHERE {{ FILTER NOT EXISTS {{ "
-            f"?paper <{_IN_DOMAIN}> <{node}> . ?paper a <{_PAPER_CLASS}> }} }}"
-        )
-    return operations
-
-
-def change_update(delete: Sequence[Quad], insert: Sequence[Quad], deltas: dict[str, int],
-                  *, base: str) -> str:
-    """One SPARQL Update request: delete, insert, move the support of entities by `deltas`
-    (`graph.store.support_deltas`), remove entities and domain nodes no paper links any more."""
-    from graph.store import adjust_support, data_block
-
-    domain_prefix = entity_iri(base, "domain", "")
-    domains = sorted(iri[len(domain_prefix):] for iri, delta in deltas.items()
-                     if delta < 0 and iri.startswith(domain_prefix))
-    operations = []
-    if delete:
-        operations.append(f"DELETE DATA {{\n{data_block(delete)}\n}}")
-    if insert:
-        operations.append(f"INSERT DATA {{\n{data_block(insert)}\n}}")
-    operations.extend(adjust_support(deltas))
-    operations.extend(_prune_broader(deltas))
-    operations.extend(_prune_domains(_domain_only_quads(domains, base), base))
-    operations.extend(_prune_extractors(delete))
-    return " ;\n".join(operations)
-
-
 def _broader_quad(ref: str, family: str, base: str) -> Quad:
     child, parent = (NamedNode(entity_iri(base, *r.split("/", 1))) for r in (ref, family))
     return Quad(child, NamedNode(_SKOS_BROADER), parent, DefaultGraph())
-
-
-def _prune_broader(deltas: dict[str, int]) -> list[str]:
-    """Updates that drop `skos:broader` links to entities the change removed (their own
-    statements go with them; the links of their editions point at them from outside)."""
-    fewer = " ".join(f"<{iri}>" for iri, delta in sorted(deltas.items()) if delta < 0)
-    if not fewer:
-        return []
-    return [f"DELETE {{ ?x <{_SKOS_BROADER}> ?e }} WHERE {{ VALUES ?e {{ {fewer} }} "
-            f"?x <{_SKOS_BROADER}> ?e FILTER NOT EXISTS {{ ?e a ?class }} }}"]
-
-
-def _prune_extractors(deleted: Sequence[Quad]) -> list[str]:
-    """Updates that drop an extractor's agent description once no annotation names it."""
-    generated_by = "http://www.w3.org/ns/prov#wasGeneratedBy"
-    agents = sorted({(q.object.value, str(q.graph_name)) for q in deleted
-                     if q.predicate.value == generated_by and isinstance(q.object, NamedNode)
-                     and not isinstance(q.graph_name, DefaultGraph)})
-    return [
-        f"DELETE {{ GRAPH {graph} {{ <{agent}> ?p ?o }} }} WHERE {{ GRAPH {graph} "
-        f"{{ <{agent}> ?p ?o }} FILTER NOT EXISTS "
-        f"{{ GRAPH ?g {{ ?a <{generated_by}> <{agent}> }} }} }}"
-        for agent, graph in agents
-    ]
-
-
-def apply_update(store: Any, sparql: str) -> None:
-    """Run one update request on the store as one write (one transaction, one generation)."""
-    if not sparql:
-        return
-    run = getattr(store, "update", None)
-    if run is None:
-        raise StoreError(f"the store at {store.location} cannot run updates")
-    run(sparql)
 
 
 # -- the operations ---------------------------------------------------------------------------
@@ -274,15 +187,14 @@ def apply_update(store: Any, sparql: str) -> None:
 
 def _default_extract(spacy_model: str, extractors: Sequence[str]) -> Extract:
     def extract(papers: Sequence[Paper]) -> list[PaperExtraction]:
-        from graph.extractors.pipeline import extract_papers
-
-        return extract_papers(papers, nlp=nlp_loader.load(spacy_model), extractors=extractors)
+        return pipeline.extract_papers(papers, nlp=nlp_loader.load(spacy_model),
+                                       extractors=extractors)
 
     return extract
 
 
 def add_papers(
-    store: Any,
+    store: Store,
     papers: Sequence[Paper],
     *,
     base: str | None = None,
@@ -295,11 +207,6 @@ def add_papers(
     `base` defaults to the base the store was built with. `extract` replaces the spaCy
     extraction (papers -> extractions), for callers that have extractions already.
     """
-    from graph.rdf import entity_quads, paper_quads, taxonomy_quads
-    from graph.resolve import resolve
-    from graph.store import links_of, support_deltas
-    from graph.store_remote import owned_quads
-
     base = base or store_base(store)
     result = AddResult(store=store.location)
     unique: dict[str, Paper] = {}
@@ -334,7 +241,7 @@ def add_papers(
     insert: dict[Quad, None] = {}
     for extraction in extractions:
         key = extraction.paper.key
-        quads = paper_quads(extraction, resolved.links.get(key, []), base=base,
+        quads = rdf.paper_quads(extraction, resolved.links.get(key, []), base=base,
                             entities=resolved.entities)
         insert.update(dict.fromkeys(quads))
         after[key] = links_of(quads, paper_iri(base, key))
@@ -342,8 +249,8 @@ def add_papers(
     for ref in sorted(linked):
         if ref not in known:
             result.new_entities.append(ref)
-        for quad in entity_quads(resolved.entities[ref], base=base):
-            if quad.predicate.value != _SUPPORT:
+        for quad in rdf.entity_quads(resolved.entities[ref], base=base):
+            if quad.predicate.value != SUPPORT_IRI:
                 insert[quad] = None
     # A family link stays right whichever side arrives later: an edition added under a family
     # already stored, or a family added above editions already stored.
@@ -352,11 +259,9 @@ def add_papers(
         if family and (ref in linked or family in linked):
             insert[_broader_quad(ref, family, base)] = None
     # New domains get the quads a build gives them (support comes from the recount).
-    from graph import rdf
-
     insert.update(dict.fromkeys(
-        q for q in rdf.domain_quads(resolved, taxonomy_quads(base=base), base)
-        if q.predicate.value != _SUPPORT
+        q for q in rdf.domain_quads(resolved, rdf.taxonomy_quads(base=base), base)
+        if q.predicate.value != SUPPORT_IRI
     ))
     # A quad deleted and inserted again (an unchanged part of a replaced paper) just stays.
     deleted = [q for q in dict.fromkeys(delete) if q not in insert]
@@ -368,20 +273,12 @@ def add_papers(
     return result
 
 
-def remove_paper(store: Any, key: str, *, base: str | None = None) -> bool:
+def remove_paper(store: Store, key: str, *, base: str | None = None) -> bool:
     """Remove a paper's facts and provenance; recount its entities' support and drop the ones
     (and the domain nodes) no other paper links. False if the store has no such paper."""
-    from graph.store import links_of, support_deltas
-    from graph.store_remote import owned_quads
-
     base = base or store_base(store)
     iri = key if key.startswith(("http://", "https://")) else paper_iri(base, key)
-    old = owned_quads(store, iri)
-    if not any(q.subject.value == iri for q in old):
-        return False
-    deltas = support_deltas({iri: links_of(old, iri)}, {})
-    apply_update(store, change_update(old, [], deltas, base=base))
-    return True
+    return replace_paper(store, iri, [], base=base)
 
 
 def add_files(
@@ -394,9 +291,6 @@ def add_files(
     out_dir: str | os.PathLike | None = None,
 ) -> AddResult:
     """`paperkg build --add`: read corpus files, add their papers, refresh the exports."""
-    from graph.corpus import read_corpus
-    from graph.store import open_store
-
     corpus = read_corpus(list(inputs))
     target = open_store(store)
     try:
@@ -409,10 +303,8 @@ def add_files(
     return result
 
 
-def _refresh_exports(store: Any, out_dir: str | os.PathLike) -> list[Path]:
-    from graph import export
-
-    rows = store.query(f"SELECT (COUNT(*) AS ?n) WHERE {{ ?p a <{_PAPER_CLASS}> }}")
+def _refresh_exports(store: Store, out_dir: str | os.PathLike) -> list[Path]:
+    rows = solutions(store, f"SELECT (COUNT(*) AS ?n) WHERE {{ ?p a <{_PAPER_CLASS}> }}")
     papers = int(next(iter(rows))["n"].value)
     report = {"papers": papers, "quads": len(store), "incremental": True}
     return export.write_store_exports(store, out_dir, report=report)

@@ -39,16 +39,16 @@ from typing import Any
 import pyoxigraph
 from pyoxigraph import DefaultGraph, NamedNode, Quad, RdfFormat
 
-from graph.store_remote import (
+from graph.store.http import N_TRIPLES, credentials
+from graph.store.protocol import solutions
+from graph.store.remote import (
     DEFAULT_STAND_IN,
     GENERATION,
     META_GRAPH,
     META_SUBJECT,
-    N_TRIPLES,
     STAGING_PREFIX,
     RemoteStore,
-    _credentials,
-    _hidden,
+    is_internal_graph,
 )
 
 #: Graphs Virtuoso keeps for itself (present in a fresh database).
@@ -78,7 +78,7 @@ class VirtuosoStore(RemoteStore):
 
     def __init__(self, url: str, *, user: str | None = None, password: str | None = None,
                  **options: Any) -> None:
-        login, secret = _credentials(url, user, password)
+        login, secret = credentials(url, user, password)
         query, update, store = virtuoso_endpoints(url, login is not None)
         options.setdefault("query_endpoint", query)
         options.setdefault("update_endpoint", update)
@@ -111,7 +111,7 @@ class VirtuosoStore(RemoteStore):
 
     def _raw(self, sparql: str) -> list[Any]:
         """A bookkeeping query over every graph (the default one still the stand-in)."""
-        return list(self.query(sparql, named_graphs=[_ALL_GRAPHS]))
+        return list(solutions(self, sparql, named_graphs=[_ALL_GRAPHS]))
 
     def _dataset(self) -> list[str]:
         """paperkg's named graphs, the meta graph with them, as queries should see them."""
@@ -148,7 +148,7 @@ class VirtuosoStore(RemoteStore):
         rows = self._raw("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }")
         return sorted(
             row["g"].value for row in rows
-            if isinstance(row["g"], NamedNode) and not _hidden(row["g"])
+            if isinstance(row["g"], NamedNode) and not is_internal_graph(row["g"])
             and not row["g"].value.startswith(SYSTEM_GRAPH_PREFIXES)
         )
 

@@ -1,4 +1,4 @@
-"""The graph store: embedded Oxigraph on disk (default), in memory, or a remote SPARQL server.
+"""The embedded store: an Oxigraph database on disk (the default store), or in memory.
 
 On disk a store is a symlink to one *generation*, a complete Oxigraph database:
 
@@ -12,7 +12,7 @@ and reopen (`refresh()`).
 
 A build loads with `replace_all_nquads`: the N-Quads files are written inside the new
 generation's folder and bulk loaded by Oxigraph (no Python object per quad); a change
-(`update`, `add_quads`, `replace_graph_of`) runs in one transaction on a backup of the current
+(`update`, `add_quads`) runs in one transaction on a backup of the current
 generation, which RocksDB makes by hard-linking its files: its cost grows with the number of
 files, not with the size of the graph.
 """
@@ -22,240 +22,25 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
-import queue
-import re
 import shutil
-import tempfile
-import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Protocol, runtime_checkable
+from typing import IO
 
 import pyoxigraph
-from pyoxigraph import (
-    DefaultGraph,
-    NamedNode,
-    Quad,
-    QueryBoolean,
-    QuerySolutions,
-    QueryTriples,
-    RdfFormat,
-)
+from pyoxigraph import DefaultGraph, NamedNode, Quad, RdfFormat
 
 from graph.errors import QueryError, StoreError
-from graph.vocab import (
-    CLASSES,
-    DEFAULT_BASE,
-    ENTITY_TYPES,
-    HAS_RESULT,
-    LINK_IRIS,
-    LINKS,
-    MAKES_CLAIM,
-    OA,
-    PKG,
-    SUPPORT,
-    paper_iri,
-)
+from graph.store.bulk import load_nquads
+from graph.store.protocol import DEFAULT_GRAPH, NQuadsSource, QueryResult, Store
 
-STORE_ENV = "PAPERKG_STORE"
-DIALECT_ENV = "PAPERKG_STORE_DIALECT"
-DEFAULT_LOCATION = os.path.join(".paperkg", "store")
 MEMORY = ":memory:"
-#: `quads(graph=DEFAULT_GRAPH)` / `default_graph=[DEFAULT_GRAPH]` name the store's default graph.
-DEFAULT_GRAPH = ""
-
-QueryResult = QuerySolutions | QueryBoolean | QueryTriples
-
-_MAKES_CLAIM = NamedNode(PKG + MAKES_CLAIM)
-_RESULT = NamedNode(PKG + HAS_RESULT)
-_SUPPORT = NamedNode(PKG + SUPPORT)
-_HAS_SOURCE = NamedNode(OA + "hasSource")
-_HAS_TARGET = NamedNode(OA + "hasTarget")
-_HAS_SELECTOR = NamedNode(OA + "hasSelector")
-_ENTITY_CLASSES = tuple(CLASSES[type_] for type_ in ENTITY_TYPES)
-# LINK_IRIS: the paper -> entity links; the support of an entity is the number of papers
-# linking it so (graph.vocab's, re-exported for the store's callers).
-
-
-@runtime_checkable
-class Store(Protocol):
-    """What the rest of paperkg uses of a store; EmbeddedStore and RemoteStore implement it."""
-
-    location: str
-
-    def query(
-        self,
-        sparql: str,
-        *,
-        default_graph: list[str] | None = None,
-        named_graphs: list[str] | None = None,
-        union_default_graph: bool = False,
-    ) -> QueryResult: ...
-
-    def quads(self, graph: str | None = None) -> Iterator[Quad]: ...
-
-    def replace_all(self, quads: Iterable[Quad]) -> None: ...
-
-    def replace_graph_of(self, paper_iri: str, quads: Iterable[Quad]) -> None: ...
-
-    def remove_paper(self, key: str, *, base: str = DEFAULT_BASE) -> bool: ...
-
-    def add_quads(self, quads: Iterable[Quad]) -> None: ...
-
-    def update(self, sparql: str) -> None: ...
-
-    def generation(self) -> str: ...
-
-    def __len__(self) -> int: ...
-
-    def close(self) -> None: ...
-
-
-#: Lines per N-Quads file of a load. Oxigraph's bulk loader holds a whole batch (up to a
-#: million quads per thread) in memory, ~2 GB at 6.6M quads in one file; files of this size,
-#: each its own bulk load, keep it near 300 MB and load as fast (bench/README.md).
-LOAD_FILE_LINES = 250_000
-#: Lines per file of the part of a build loaded while later papers are still being parsed:
-#: smaller, so the load starts early and little is left when the parsing ends, and as cheap to
-#: load (bench/README.md).
-STREAM_FILE_LINES = 100_000
-#: Lines per file of a build's linked lines, the part written after the resolver: the last
-#: file is all that is left to load once the writing ends, so it is kept small.
-LINKED_FILE_LINES = 25_000
-
-
-class NQuadsFiles:
-    """N-Quads lines written to numbered files `{folder}/{stem}-NNNN.nq` of at most
-    LOAD_FILE_LINES lines each: what `replace_all_nquads` loads best. `paths` once closed."""
-
-    def __init__(self, folder: str | os.PathLike, stem: str,
-                 lines_per_file: int | None = None) -> None:
-        self.folder = Path(folder)
-        self.stem = stem
-        self.limit = lines_per_file or LOAD_FILE_LINES
-        self.paths: list[Path] = []
-        self._out: IO[str] | None = None
-        self._lines = 0
-        self._taken = 0
-
-    def write(self, lines: Sequence[str]) -> None:
-        start = 0
-        while start < len(lines):
-            if self._out is None or self._lines >= self.limit:
-                self._roll()
-            assert self._out is not None
-            part = lines[start : start + self.limit - self._lines]
-            self._out.writelines(part)
-            self._lines += len(part)
-            start += len(part)
-
-    def _roll(self) -> None:
-        if self._out is not None:
-            self._out.close()
-        path = self.folder / f"{self.stem}-{len(self.paths):04d}.nq"
-        self._out = open(path, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
-        self.paths.append(path)
-        self._lines = 0
-
-    def take_finished(self) -> list[Path]:
-        """The files completed since the last call, ready to load while writing goes on."""
-        done = len(self.paths) - (self._out is not None)
-        finished, self._taken = self.paths[self._taken : done], max(self._taken, done)
-        return finished
-
-    def close(self) -> list[Path]:
-        if self._out is not None:
-            self._out.close()
-            self._out = None
-        return self.paths
-
-    def __enter__(self) -> NQuadsFiles:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-
-def open_store(location: str | None = None, *, read_only: bool = False,
-               dialect: str | None = None) -> Store:
-    """The store at `location`: a folder, ":memory:", or an http(s) URL of a SPARQL server.
-
-    None means $PAPERKG_STORE, else `.paperkg/store` under the current folder. Opening for
-    reading needs an existing store; opening for writing creates an empty one. A server's
-    `dialect` (else $PAPERKG_STORE_DIALECT): "sparql" (any SPARQL 1.1 server with the
-    Graph Store Protocol, the default) or "virtuoso".
-    """
-    if location is None:
-        location = os.environ.get(STORE_ENV) or DEFAULT_LOCATION
-    if location.startswith(("http://", "https://")):
-        kind = (dialect or os.environ.get(DIALECT_ENV) or "sparql").strip().lower()
-        if kind == "virtuoso":
-            from graph.store_virtuoso import VirtuosoStore
-
-            return VirtuosoStore(location)
-        if kind != "sparql":
-            raise StoreError(f"unknown store dialect {kind!r} (${DIALECT_ENV}): "
-                             "use sparql or virtuoso")
-        from graph.store_remote import RemoteStore
-
-        return RemoteStore(location)
-    return EmbeddedStore(location, read_only=read_only)
 
 
 def _graph_term(name: str) -> NamedNode | DefaultGraph:
     return DefaultGraph() if name == DEFAULT_GRAPH else NamedNode(name)
-
-
-def _bulk_load(db: pyoxigraph.Store, item: bytes | str | os.PathLike, location: str,
-               lenient: bool = False) -> None:
-    try:
-        if isinstance(item, bytes):
-            db.bulk_load(item, format=RdfFormat.N_QUADS, lenient=lenient)
-        else:
-            db.bulk_load(path=os.fspath(item), format=RdfFormat.N_QUADS, lenient=lenient)
-    except SyntaxError as exc:
-        raise StoreError(f"cannot load N-Quads into the store at {location}: {exc}") from None
-
-
-def _load_while_writing(db: pyoxigraph.Store, files: Iterable[Path], location: str,
-                        lenient: bool = False) -> None:
-    """Bulk load each file `files` yields, and delete it, on a second thread: Oxigraph releases
-    the GIL while it loads, so a generator that parses and writes (a build) keeps going on the
-    other core. The thread starts with the first file, so a generator can still fork worker
-    processes before that. The first error of either side stops both and is raised here."""
-    pending: queue.Queue[Path | None] = queue.Queue(maxsize=8)
-    failed: list[BaseException] = []
-
-    def loader() -> None:
-        while (path := pending.get()) is not None:
-            if failed:
-                continue
-            try:
-                _bulk_load(db, path, location, lenient)
-                os.unlink(path)
-            except BaseException as exc:  # noqa: BLE001 - handed to the writing thread
-                failed.append(exc)
-
-    thread: threading.Thread | None = None
-    try:
-        for path in files:
-            if failed:
-                break
-            if thread is None:
-                thread = threading.Thread(target=loader, name="paperkg-load", daemon=True)
-                thread.start()
-            pending.put(path)
-    finally:
-        close = getattr(files, "close", None)
-        if close is not None:  # a generator left early: let it clean up (its worker pool)
-            close()
-        if thread is not None:
-            pending.put(None)
-            thread.join()
-    if failed:
-        raise failed[0]
 
 
 def _error(path: str | os.PathLike, action: str, exc: BaseException) -> StoreError:
@@ -499,10 +284,10 @@ class EmbeddedStore:
 
     def replace_all_nquads(
         self,
-        source: Sequence[bytes | str | os.PathLike] | Callable[[Path], Iterable[Path]],  # noqa
+        source: NQuadsSource,
         *,
         count: bool = True,
-        before_publish: Callable[[EmbeddedStore], None] | None = None,
+        before_publish: Callable[[Store], None] | None = None,
         lenient: bool = False,
     ) -> int | None:
         """Make the N-Quads in `source` the whole content, atomically; returns the quad count
@@ -524,19 +309,7 @@ class EmbeddedStore:
         were checked as they were made.
         """
         def load(db: pyoxigraph.Store, folder: Path | None) -> None:
-            staged: list[Path] = []
-            try:
-                if callable(source):
-                    if folder is None:
-                        folder = Path(tempfile.mkdtemp(prefix="paperkg-load-"))
-                        staged.append(folder)
-                    _load_while_writing(db, source(folder), self.location, lenient)
-                else:
-                    for item in source:
-                        _bulk_load(db, item, self.location, lenient)
-            finally:
-                for path in staged:
-                    shutil.rmtree(path, ignore_errors=True)
+            load_nquads(db, source, folder, self.location, lenient)
 
         if self.location == MEMORY and not self.read_only:
             fresh = pyoxigraph.Store()
@@ -608,52 +381,6 @@ class EmbeddedStore:
 
         self._write(self._changed_copy(change), change)
 
-    def replace_graph_of(self, paper_iri: str, quads: Iterable[Quad]) -> None:
-        """Replace one paper's facts and provenance (its claims, results, annotations) by
-        `quads`, in one transaction, then recount the support of every entity it linked
-        before or links now; entity nodes left with no paper are removed."""
-        operations = replace_operations(paper_iri, self._owned_quads(NamedNode(paper_iri)),
-                                        list(dict.fromkeys(quads)))
-        if not operations:
-            return
-        update = " ;\n".join(operations)
-
-        def change(db: pyoxigraph.Store) -> None:
-            db.update(update)
-
-        self._write(self._changed_copy(change), change)
-
-    def remove_paper(self, key: str, *, base: str = DEFAULT_BASE) -> bool:
-        """Remove one paper (by key, or its IRI) like `replace_graph_of(iri, [])`.
-
-        True if the store held it.
-        """
-        iri = key if key.startswith(("http://", "https://")) else paper_iri(base, key)
-        present = next(iter(self._db().quads_for_pattern(NamedNode(iri), None, None)), None)
-        if present is None:
-            return False
-        self.replace_graph_of(iri, [])
-        return True
-
-    def _owned_quads(self, paper: NamedNode) -> list[Quad]:
-        """Quads about the paper and the nodes only it owns: claims, results, annotations."""
-        db = self._db()
-        subjects: list[NamedNode] = [paper]
-        claims = [q.object for q in db.quads_for_pattern(paper, _MAKES_CLAIM, None)]
-        subjects += claims
-        for claim in claims:
-            subjects += [q.object for q in db.quads_for_pattern(claim, _RESULT, None)]
-        for target_quad in db.quads_for_pattern(None, _HAS_SOURCE, paper):
-            target = target_quad.subject
-            subjects.append(target)
-            subjects += [q.object for q in db.quads_for_pattern(target, _HAS_SELECTOR, None)]
-            subjects += [q.subject for q in db.quads_for_pattern(None, _HAS_TARGET, target)]
-        owned: dict[Quad, None] = {}
-        for subject in dict.fromkeys(subjects):
-            if isinstance(subject, NamedNode):
-                owned.update(dict.fromkeys(db.quads_for_pattern(subject, None, None)))
-        return list(owned)
-
     def close(self) -> None:
         self._store = None
         self._release_lock()
@@ -667,103 +394,3 @@ class EmbeddedStore:
     def __repr__(self) -> str:
         mode = "read-only" if self.read_only else "read-write"
         return f"<EmbeddedStore {self.location} {mode}>"
-
-
-def data_block(quads: Iterable[Quad]) -> str:
-    """Quads as the body of INSERT DATA / DELETE DATA (default graph first, then GRAPH blocks)."""
-    default: list[str] = []
-    named: dict[str, list[str]] = {}
-    for quad in quads:
-        triple = f"{quad.subject} {quad.predicate} {quad.object} ."
-        if isinstance(quad.graph_name, DefaultGraph):
-            default.append(triple)
-        else:
-            named.setdefault(str(quad.graph_name), []).append(triple)
-    parts = default + [f"GRAPH {g} {{\n{chr(10).join(ts)}\n}}" for g, ts in named.items()]
-    return "\n".join(parts)
-
-
-_IRI_SAFE = re.compile(r"^[^<>\"{}|^`\\\x00-\x20]*$")
-
-
-def replace_operations(paper_iri: str, old: list[Quad], new: list[Quad]) -> list[str]:
-    """SPARQL Update operations that swap a paper's `old` quads for `new` and move the
-    support of every entity it linked before or links now (both backends run these). The
-    store keeps the counts: a pkg:support in `new` is left out."""
-    support = PKG + "support"
-    new = [q for q in new if q.predicate.value != support]
-    operations = []
-    if old:
-        operations.append(f"DELETE DATA {{\n{data_block(old)}\n}}")
-    if new:
-        operations.append(f"INSERT DATA {{\n{data_block(new)}\n}}")
-    operations.extend(adjust_support(support_deltas(
-        {paper_iri: links_of(old, paper_iri)}, {paper_iri: links_of(new, paper_iri)})))
-    return operations
-
-
-def links_of(quads: Iterable[Quad], paper: str) -> set[str]:
-    """The entities (and domains) `paper` links in `quads`."""
-    return {
-        q.object.value for q in quads
-        if q.subject.value == paper and q.predicate.value in LINK_IRIS
-    }
-
-
-def support_deltas(before: dict[str, set[str]], after: dict[str, set[str]]) -> dict[str, int]:
-    """Per entity: papers that link it in `after` but not `before`, minus the reverse. Both
-    map a paper to every entity it links (a paper absent from one side links nothing there)."""
-    deltas: dict[str, int] = {}
-    for paper in before.keys() | after.keys():
-        old, new = before.get(paper, set()), after.get(paper, set())
-        for entity in new - old:
-            deltas[entity] = deltas.get(entity, 0) + 1
-        for entity in old - new:
-            deltas[entity] = deltas.get(entity, 0) - 1
-    return {entity: delta for entity, delta in deltas.items() if delta}
-
-
-def adjust_support(deltas: dict[str, int]) -> list[str]:
-    """SPARQL Update operations that move pkg:support of each entity by its delta, leave no
-    support on a node no paper is left in, and drop entity nodes (not taxonomy domains) that
-    no paper links any more.
-
-    Moving the stored count costs the same at any size of graph, where counting an entity's
-    links again grows with its papers (2.6 s for the entities of ten papers at 10,000 papers,
-    against 0.02 s; bench/README.md).
-    The count stays right because every change goes through here with the paper's links
-    before and after it (`replace_operations`, `graph.incremental`).
-    """
-    rows = " ".join(f"(<{iri}> {delta})" for iri, delta in sorted(deltas.items())
-                    if delta and _IRI_SAFE.match(iri))
-    if not rows:
-        return []
-    support = f"<{PKG}support>"
-    # ?new stays unbound when nothing is left (IF's error), so no "0" is written: a build
-    # writes no support for a domain without papers.
-    operations = [
-        f"""DELETE {{ ?e {support} ?old }} INSERT {{ ?e {support} ?new }} WHERE {{
-  VALUES (?e ?delta) {{ {rows} }}
-  OPTIONAL {{ ?e {support} ?old }}
-  BIND(COALESCE(?old, 0) + ?delta AS ?sum)
-  BIND(IF(?sum > 0, ?sum, ?none) AS ?new) }}"""
-    ]
-    fewer = " ".join(f"<{iri}>" for iri, delta in sorted(deltas.items())
-                     if delta < 0 and _IRI_SAFE.match(iri))
-    if fewer:
-        classes = ", ".join(f"<{PKG}{name}>" for name in _ENTITY_CLASSES)
-        links = ", ".join(f"<{PKG}{name}>" for name in LINKS)
-        # The links as a FILTER on `?paper ?link ?e`, not a VALUES list: with ?e bound,
-        # Oxigraph reads each entity's incoming links from its object index and stops at the
-        # first. Full IRIs: Oxigraph wants a request's prefixes before its first operation.
-        operations.append(f"""DELETE {{ ?e ?p ?o }} WHERE {{
-  VALUES ?e {{ {fewer} }} ?e a ?class . FILTER(?class IN ({classes}))
-  FILTER NOT EXISTS {{ ?paper ?link ?e . FILTER(?link IN ({links}))
-    FILTER EXISTS {{ ?paper a <{PKG}Paper> }} }}
-  ?e ?p ?o }}""")
-    return operations
-
-
-# Earlier names, for callers that use them.
-_LINK_IRIS = LINK_IRIS
-_data_block = data_block
