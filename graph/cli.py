@@ -276,7 +276,7 @@ def export(store, fmt, out_path):
 def eval_cmd(gold, corpora, all_corpora, split, errors, shared, as_json, limit, threshold,
              thresholds, consistency):
     """Score the extractors against a gold file or the annotated corpora (tests/gold)."""
-    from graph.evaluate import run_eval
+    from graph.eval.gold_run import run_eval
 
     if corpora or all_corpora:
         if gold or threshold is not None or thresholds or consistency:
@@ -299,7 +299,7 @@ def eval_cmd(gold, corpora, all_corpora, split, errors, shared, as_json, limit, 
         if threshold is not None or thresholds:
             raise UserError("--consistency: scores at the shipped thresholds; "
                             "leave out --threshold/--thresholds")
-        from graph.gold_consistency import run_consistency
+        from graph.eval.consistency import run_consistency
 
         click.echo(run_consistency(gold, as_json=as_json, limit=limit))
         return
@@ -352,19 +352,19 @@ def train(which, out_dir, run_dir, csabstruct_dir, compare, report_dev, abstract
         click.echo(reproduce(run_dir, out_dir))
         return
     if which == "areas":
-        from graph.train_areas import train as train_areas
+        from graph.eval.train_areas import train as train_areas
 
         click.echo(train_areas(out_dir, source=abstracts))
         return
     if which == "claims":
-        from graph.train_claims import train as train_claims
+        from graph.eval.train_claims import train as train_claims
 
         if not Path(csabstruct_dir, "train.jsonl").is_file():
             raise UserError(f"--csabstruct: no train.jsonl in {csabstruct_dir}")
         click.echo(train_claims(out_dir, csabstruct_dir=csabstruct_dir, folds=folds or 5,
                                 compare=compare, report_dev=report_dev))
         return
-    from graph.train import train as run_train
+    from graph.eval.train_scorer import train as run_train
 
     if folds > 1 and gold is None:
         raise UserError("--folds: held-out scores need a gold file (--gold FILE)")

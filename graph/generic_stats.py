@@ -24,8 +24,8 @@ from spacy.lang.en.stop_words import STOP_WORDS
 
 from graph.errors import InputError
 from graph.eval.gold_areas import read_paperlists
+from graph.eval.splits import AAAI_DEV_SHARE, is_dev
 from graph.generic import GROUPS, MIN_DOCS, group_of, phrase_tokens, singular_key
-from graph.splits import AAAI_DEV_SHARE, is_dev
 
 MAX_WORDS = 3
 #: words either side of a phrase in which a number counts as its context

@@ -10,9 +10,9 @@ from click.testing import CliRunner
 
 from graph.cli import cli
 from graph.errors import InputError
+from graph.eval.train_claims import Abstract, fit, measure, train
 from graph.extractors import claim_model
 from graph.extractors.claim_model import ClaimModel, abstract_features, claim_score
-from graph.train_claims import Abstract, fit, measure, train
 
 ABSTRACT = [
     "Image segmentation has been widely studied in recent years.",

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from graph import evaluate as ev
+from graph import eval as ev
 from graph.errors import InputError
 from graph.eval import gold_areas, gold_csabstruct, gold_scierc
+from graph.eval.scirex_passages import train_split
+from graph.eval.splits import AAAI_DEV_SHARE, SCIREX_DEV_SHARE, is_dev
 from graph.model import Mention, Paper, PaperExtraction
-from graph.splits import AAAI_DEV_SHARE, SCIREX_DEV_SHARE, is_dev
-from graph.train import train_split
 
 GOLD_DIR = Path(__file__).parent / "gold"
 

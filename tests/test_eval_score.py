@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from graph import evaluate as ev
+from graph import eval as ev
 from graph.cli import cli
 from graph.errors import InputError, PaperkgError
 from graph.eval import claims_score, gold_results

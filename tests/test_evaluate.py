@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from graph import evaluate as ev
+from graph import eval as ev
 from graph import extractors as registry
 from graph.errors import InputError, PaperkgError
 from graph.model import Mention, Paper, PaperExtraction, Result

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from graph.evaluate import format_table, load_gold, score, score_proposed
+from graph.eval import format_table, load_gold, score, score_proposed
 from graph.model import Mention, Paper, PaperExtraction
 
 ABSTRACT = (
@@ -78,7 +78,7 @@ def test_dev_gold_has_proposes_for_the_hand_annotated_papers() -> None:
 
 
 def test_sweep_table_has_a_proposed_column_when_the_gold_has_proposes(tmp_path: Path) -> None:
-    from graph.evaluate import format_sweep
+    from graph.eval import format_sweep
 
     paper = Paper(key="p1", abstract=ABSTRACT, id="p1")
     ext = PaperExtraction(paper=paper, mentions=[_mention("Gated Flow Networks", proposed=True)])

@@ -9,6 +9,7 @@ import pytest
 
 from graph import extractors as registry
 from graph.errors import InputError
+from graph.eval.splits import SCIREX_DEV_SHARE, is_dev
 from graph.extractors import (
     acronyms,
     candidates,
@@ -21,7 +22,6 @@ from graph.extractors import (
     scorer,
 )
 from graph.model import Mention
-from graph.splits import SCIREX_DEV_SHARE, is_dev
 
 ENTITY_EXTRACTORS = ("datasets.v1", "methods.v1", "metrics.v1", "models.v1", "tasks.v1")
 
@@ -259,7 +259,8 @@ def _fake_scirex_doc(doc_id: str) -> dict:
 
 
 def test_train_writes_a_loadable_scorer(tmp_path):
-    from graph.train import MODEL_FILE, join_tokens, train
+    from graph.eval.scirex_passages import join_tokens
+    from graph.eval.train_scorer import MODEL_FILE, train
 
     assert join_tokens(["V", "-", "Net", "(", "a", ")", "."])[0] == "V-Net (a)."
     docs = tmp_path / "scirex" / "train_docs"
@@ -267,7 +268,7 @@ def test_train_writes_a_loadable_scorer(tmp_path):
     for k in range(3):
         (docs / f"d{k}.json").write_text(json.dumps(_fake_scirex_doc(f"d{k}")), encoding="utf-8")
     report = train(tmp_path / "out", scirex_dir=tmp_path / "scirex")
-    # the documents of the SciREX dev split (graph.splits) are left out of the fit
+    # the documents of the SciREX dev split (graph.eval.splits) are left out of the fit
     in_train = [k for k in range(3) if not is_dev(f"d{k}", SCIREX_DEV_SHARE)]
     assert 0 < len(in_train) < 3
     assert report.n_docs == len(in_train) and report.label_counts["method"] > 0
@@ -278,7 +279,8 @@ def test_train_writes_a_loadable_scorer(tmp_path):
 
 
 def test_training_can_add_the_abstracts_with_a_weight(nlp):
-    from graph.train import abstract_passage, examples
+    from graph.eval.scirex_passages import abstract_passage
+    from graph.eval.train_scorer import examples
 
     doc = _fake_scirex_doc("d0")
     words = doc["words"]

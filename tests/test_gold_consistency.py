@@ -1,4 +1,4 @@
-"""The gold set's own consistency (graph/gold_consistency.py), on a made-up gold file."""
+"""The gold set's own consistency (graph/eval/consistency.py), on a made-up gold file."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from graph import evaluate as ev
-from graph import gold_consistency as gc
+from graph import eval as ev
 from graph.cli import cli
+from graph.eval import consistency as gc
 from graph.model import Mention, Paper, PaperExtraction
 
 

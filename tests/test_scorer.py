@@ -6,8 +6,8 @@ import json
 import math
 import random
 
+from graph.eval.train_scorer import F1_TIE, MAX_BODY_TOKENS, best_thresholds
 from graph.extractors import scorer
-from graph.train import F1_TIE, MAX_BODY_TOKENS, best_thresholds
 
 CLASSES = ("dataset", "method", "metric", "none", "task")
 

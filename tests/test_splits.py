@@ -2,7 +2,7 @@ import hashlib
 
 import pytest
 
-from graph.splits import bucket, is_dev
+from graph.eval.splits import bucket, is_dev
 
 
 def test_bucket_is_the_first_eight_bytes_of_the_sha256():

@@ -171,7 +171,7 @@ def test_scierc_reader_types_and_offsets(tmp_path):
 
 
 def test_scirex_train_reader_never_returns_dev_papers(tmp_path):
-    from graph.splits import SCIREX_DEV_SHARE, is_dev
+    from graph.eval.splits import SCIREX_DEV_SHARE, is_dev
 
     ids = [f"doc{i}" for i in range(30)]
     for i in ids:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import gzip
 import json
 
-from graph import train_areas as trainer
+from graph.eval import train_areas as trainer
+from graph.eval.splits import AAAI_DEV_SHARE, is_dev
 from graph.extractors import areas
-from graph.splits import AAAI_DEV_SHARE, is_dev
 
 VISION = "images pixels camera segmentation of images detection"
 LANGUAGE = "sentences words translation parsing of sentences tokens"

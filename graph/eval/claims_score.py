@@ -1,7 +1,7 @@
 """Claims against sentence roles (CSAbstruct): which sentences the extractors take as claims.
 
 A gold sentence is taken as a claim when a predicted claim mention overlaps it by at least half
-of the shorter of the two (graph.evaluate.spans_match): the extractors cut sentences with their
+of the shorter of the two (graph.eval.matching.spans_match): the extractors cut sentences with their
 own parser, so the spans rarely coincide to the character.
 
 - result recall: result sentences with annotator confidence >= MIN_CONF that are taken;
@@ -16,7 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from graph.evaluate import GoldPaper, GoldSentence, spans_match
+from graph.eval.gold import GoldPaper, GoldSentence
+from graph.eval.matching import spans_match
 from graph.model import Mention, PaperExtraction
 
 #: result sentences the annotators agreed on at least this much are the recall's gold

@@ -1,5 +1,5 @@
 """The annotated corpora `paperkg eval --corpus NAME` knows: where each one's gold lies, what it
-scores and its targets (the entity and the claims/areas/results issues' figures)."""
+scores and which splits may be read for errors (graph.eval.targets holds the targets)."""
 
 from __future__ import annotations
 
@@ -9,43 +9,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graph.errors import InputError, PaperkgError
-from graph.evaluate import GoldPaper, gold_papers, load_gold
+from graph.eval.gold import GoldPaper, gold_papers, load_gold
+from graph.eval.gold_areas import records_by_id
+from graph.eval.gold_results import load as load_results
+from graph.paths import ROOT
 
-GOLD_DIR = Path(__file__).resolve().parents[2] / "tests" / "gold"
+GOLD_DIR = ROOT / "tests" / "gold"
 SPLITS = ("train", "dev")
-
-
-@dataclass(frozen=True)
-class Target:
-    """A figure's bound: `value >= bound` (at_least) or `value <= bound`."""
-
-    bound: float
-    at_least: bool = True
-
-    def met(self, value: float) -> bool:
-        return value >= self.bound if self.at_least else value <= self.bound
-
-    def __str__(self) -> str:
-        return f"{'>=' if self.at_least else '<='} {self.bound:.2f}"
-
-
-#: entity rows: measure -> target (the entities issue)
-ENTITY_TARGETS: dict[str, dict[str, Target]] = {
-    "method": {"f1": Target(0.70), "precision": Target(0.75)},
-    "dataset": {"f1": Target(0.80)},
-    "task": {"f1": Target(0.60)},
-    "metric": {"f1": Target(0.60)},
-}
-#: the other rows (the claims, results and areas issue)
-MEASURE_TARGETS: dict[str, Target] = {
-    "result recall": Target(0.90),
-    "background taken": Target(0.10, at_least=False),
-    "claim precision": Target(0.85),
-    "agreeing area": Target(0.95),
-    "area precision": Target(0.80),
-    "with unit": Target(0.90),
-    "with metric": Target(0.60),
-}
 
 
 @dataclass(frozen=True)
@@ -116,17 +86,13 @@ def load_papers(
     """The corpus's gold papers of one split (GoldPaper, or ResultsPaper for numbers)."""
     path = gold_path(c, split, gold_dir)
     if c.kind == "numbers":
-        from graph.eval.gold_results import load
-
-        return load(path, shared)[:limit]
+        return load_results(path, shared)[:limit]
     if c.kind == "areas":
         return load_area_papers(path, split, shared)[:limit]
     return load_gold(path, limit=limit)
 
 
 def load_area_papers(path: Path, split: str, shared: str | Path | None) -> list[GoldPaper]:
-    from graph.eval.gold_areas import records_by_id
-
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         chosen = [p for p in data["papers"] if p["split"] == split]

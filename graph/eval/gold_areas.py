@@ -14,9 +14,9 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from graph.errors import InputError
-from graph.splits import AAAI_DEV_SHARE, is_dev
+from graph.eval.splits import AAAI_DEV_SHARE, is_dev
+from graph.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 #: `--shared` default: the shared data folder next to the repository
 DEFAULT_SHARED = ROOT.parent / "shared" / "data"
 PAPERLISTS = Path("paperlists") / "abstracts.jsonl.gz"

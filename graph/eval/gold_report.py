@@ -1,63 +1,12 @@
 """The text of `paperkg eval --gold FILE`: the report's table with its targets, and the
-precision/recall sweep over confidence thresholds (graph.evaluate builds the reports)."""
+precision/recall sweep over confidence thresholds (graph.eval.scoring builds the reports)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from graph.eval.scores import EvalReport, Score, checks
 from graph.model import ENTITY_TYPES
-
-if TYPE_CHECKING:
-    from graph.evaluate import EvalReport, Score
-
-#: Targets: (measure, minimum). Measures not listed have no target.
-TARGETS: dict[str, dict[str, float]] = {
-    "method": {"f1": 0.70, "precision": 0.75},
-    "dataset": {"f1": 0.80},
-    "model": {"f1": 0.60},
-    "task": {"f1": 0.60},
-    "metric": {"f1": 0.60},
-    "domains": {"papers_hit": 0.95, "precision": 0.80},
-    "claims": {"recall": 0.90, "precision": 0.80, "numbers": 0.90},
-}
-
-
-@dataclass
-class Check:
-    row: str
-    measure: str
-    value: float | None
-    target: float | None
-    passed: bool | None
-
-
-def checks(report: EvalReport) -> list[Check]:
-    """Every targeted figure with its target; value None where the gold has nothing to score."""
-    out = []
-    for etype in ENTITY_TYPES:
-        s = report.entities[etype]
-        for measure, target in TARGETS[etype].items():
-            value = None if etype in report.no_gold else getattr(s, measure)
-            out.append(
-                Check(etype, measure, value, target, None if value is None else value >= target)
-            )
-    d = report.domains
-    for measure, value in (("papers_hit", d.hit_rate), ("precision", d.precision)):
-        v = value if d.papers else None
-        t = TARGETS["domains"][measure]
-        out.append(Check("domains", measure, v, t, None if v is None else v >= t))
-    c = report.claims
-    for measure, value in (
-        ("recall", c.sentences.recall),
-        ("precision", c.sentences.precision),
-        ("numbers", c.numbers),
-    ):
-        v = value if c.papers and (measure != "numbers" or c.quantities) else None
-        t = TARGETS["claims"][measure]
-        out.append(Check("claims", measure, v, t, None if v is None else v >= t))
-    return out
 
 
 def _pct(x: float | None) -> str:

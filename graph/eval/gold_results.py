@@ -24,7 +24,7 @@ from typing import Any
 
 from graph.errors import InputError
 from graph.eval.gold_areas import records_by_id
-from graph.evaluate import match_key
+from graph.eval.matching import match_key
 from graph.model import PaperExtraction, Result
 
 _UNIT_FORMS = {"x": "×", "percent": "%", "per cent": "%", "point": "points", "pp": "points"}

@@ -17,10 +17,11 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from graph.errors import InputError
+from graph.eval.matching import match_key
+from graph.vocab import ENTITY_TYPES
 
 TYPES = {"Method": "method", "Task": "task", "Metric": "metric", "Material": "dataset"}
 NEUTRAL_LABELS = {"OtherScientificTerm", "Generic"}
-ENTITY_TYPES = ("method", "dataset", "model", "task", "metric")
 SOURCE = (
     "SciERC (Luan et al., EMNLP 2018), copied from JerryHao2001/thesis-tanl @ 79612fe4 "
     "data/scierc/{train,dev}.json; research use, no licence stated by its distributors. "
@@ -68,12 +69,6 @@ def is_name(text: str, starts_sentence: bool = False) -> bool:
     """A Material span that names a data set rather than a kind of data: a capital or a digit,
     not counting the capital every sentence starts with ("Image sets" is not a name)."""
     return bool(_NAME.search(text[1:] if starts_sentence else text))
-
-
-def _key(text: str) -> str:
-    from graph.evaluate import match_key
-
-    return match_key(text)
 
 
 def convert(record: dict) -> dict:
@@ -137,7 +132,7 @@ def group_entities(abstract: str, mentions: Sequence[dict]) -> dict[str, list[di
         parent = list(range(len(ms)))
         by_key: dict[str, int] = {}
         for i, m in enumerate(ms):
-            k = _key(m["text"])
+            k = match_key(m["text"])
             if k in by_key:
                 _union(parent, by_key[k], i)
             else:

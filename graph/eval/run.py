@@ -8,24 +8,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from graph.eval import claims_score, gold_results
+from graph.eval.area_match import ancestors_of, score_areas, taxonomy_broader
 from graph.eval.corpora import (
-    ENTITY_TARGETS,
     GOLD_DIR,
-    MEASURE_TARGETS,
     Corpus,
     check_errors_allowed,
     corpus,
     load_papers,
 )
-from graph.evaluate import (
-    DEFAULT_EXTRACTORS,
-    _closure,
-    available_extractors,
-    domain_correct,
-    extract_gold,
-    score,
-    taxonomy_broader,
-)
+from graph.eval.gold_run import DEFAULT_EXTRACTORS, available_extractors, extract_gold
+from graph.eval.scores import DomainScore
+from graph.eval.scoring import score
+from graph.eval.targets import ENTITY_TARGETS, MEASURE_TARGETS
 from graph.model import PaperExtraction
 
 ENTITY_ROWS = ("method", "dataset", "task", "metric")
@@ -95,8 +90,6 @@ def run_corpus(
     if c.kind == "entities":
         _entity_rows(c, split, papers, extractions, result, errors)
     elif c.kind == "claims":
-        from graph.eval import claims_score
-
         acc = claims_score.score(papers, extractions)
         result.rows += [
             _share_row(c, split, "result recall", acc.results, acc.result_recall),
@@ -110,8 +103,6 @@ def run_corpus(
     elif c.kind == "areas":
         _area_rows(c, split, papers, extractions, result, errors)
     else:
-        from graph.eval import gold_results
-
         acc = gold_results.score(papers, extractions)
         result.rows += [
             _share_row(c, split, "with unit", acc.quantities, acc.unit_share),
@@ -140,21 +131,17 @@ def _entity_rows(c, split, papers, extractions, result, errors) -> None:
 
 
 def _area_rows(c, split, papers, extractions, result, errors) -> None:
-    ancestors = _closure(taxonomy_broader())
+    ancestors = ancestors_of(taxonomy_broader())
     by_key = {e.paper.key: e for e in extractions}
-    hit = predicted = correct = 0
+    acc = DomainScore()
     for paper in papers:
         ext = by_key.get(paper.id)
         mentions = ext.mentions if ext is not None else []
         got = sorted({m.label or m.text for m in mentions if m.type == "domain"})
-        right = [d for d in got if domain_correct(d, paper.domains or (), ancestors)]
-        hit += bool(right)
-        predicted += len(got)
-        correct += len(right)
+        right = score_areas(acc, paper.domains or (), got, ancestors)
         if errors and (not right or len(right) < len(got)):
             result.errors.append(f"{paper.id}\tareas {got}\tgold {list(paper.domains or ())}")
     result.rows += [
-        _share_row(c, split, "agreeing area", len(papers), hit / len(papers) if papers else 0.0),
-        _share_row(c, split, "area precision", predicted,
-                   correct / predicted if predicted else 0.0),
+        _share_row(c, split, "agreeing area", len(papers), acc.hit_rate),
+        _share_row(c, split, "area precision", acc.predicted, acc.precision),
     ]

@@ -6,6 +6,8 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from graph import nlp as nlp_loader
+from graph.eval.corpora import CORPORA, check_errors_allowed, corpus, gold_path
 from graph.eval.run import CorpusResult, run_corpus
 
 
@@ -63,9 +65,6 @@ def run_table(
 ) -> str:
     """What `paperkg eval --corpus/--all` prints: the table (or JSON), and with `errors` each
     paper's errors after it (refused on dev splits before anything runs)."""
-    from graph import nlp as nlp_loader
-    from graph.eval.corpora import CORPORA, check_errors_allowed, corpus, gold_path
-
     chosen = [corpus(n).name for n in names] if names else [
         n for n in CORPORA if split in CORPORA[n].files
     ]

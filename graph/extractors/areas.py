@@ -19,9 +19,9 @@ from typing import Any
 import numpy as np
 
 from graph.errors import InputError
-from graph.paths import DATA_DIR
+from graph.paths import MODELS
 
-DEFAULT_PATH = DATA_DIR / "models" / "areas.json.gz"
+DEFAULT_PATH = MODELS / "areas.json.gz"
 FORMAT = "paperkg-areas/1"
 #: sklearn's default token pattern, which the vectorizer was trained with
 _TOKEN = re.compile(r"(?u)\b\w\w+\b")

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graph.errors import InputError
+from graph.eval.scirex_passages import abstract_passage, join_tokens, passages
+from graph.eval.splits import SCIREX_DEV_SHARE, is_dev
 from graph.paths import ROOT
-from graph.splits import SCIREX_DEV_SHARE, is_dev
-from graph.train import abstract_passage, join_tokens, passages
 
 TYPES = ("method", "dataset", "task", "metric")
 #: the annotated corpora, beside the repository (see each SOURCE.md there)

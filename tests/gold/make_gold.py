@@ -3,7 +3,7 @@
 Run from the repository root:  .venv/bin/python tests/gold/make_gold.py [--scirex DIR] [--out FILE]
 
 Besides FILE (every paper) it writes scirex-train.json and scirex-dev.json next to it: the same
-papers divided by the fixed split of graph.splits (20 % dev, by a hash of the doc id).
+papers divided by the fixed split of graph.eval.splits (20 % dev, by a hash of the doc id).
 
 The output is deterministic: papers sorted by doc id, entities and mentions in a fixed order,
 JSON written with sorted keys where order carries no meaning.
@@ -22,7 +22,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 
-from graph.splits import SCIREX_DEV_SHARE, is_dev  # noqa: E402
+from graph.eval.splits import SCIREX_DEV_SHARE, is_dev  # noqa: E402
 
 DEFAULT_SCIREX = ROOT.parent / "shared" / "data" / "scirex" / "train_docs"
 ANNOTATIONS = HERE / "annotations.json"
@@ -189,7 +189,7 @@ def trim(words: list[str], lo: int, hi: int) -> tuple[int, int]:
 
 
 def normalise(name: str) -> str:
-    """Same rule as graph.evaluate.match_key (kept separate so this script has no imports)."""
+    """Same rule as graph.eval.matching.match_key (kept separate so this script has no imports)."""
     s = name.lower().replace("_", " ")
     s = re.sub(r"[-‐‑–—/]", " ", s)
     s = re.sub(r"[^\w\s.+#]", " ", s)
@@ -201,7 +201,7 @@ def normalise(name: str) -> str:
         elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
             w = w[:-1]
         words.append(w)
-    # compared without spaces, as graph.evaluate.match_key does ("DailyMail" == "Daily Mail")
+    # compared without spaces, as graph.eval.matching.match_key does ("DailyMail" == "Daily Mail")
     return "".join(words)
 
 

@@ -9,7 +9,7 @@ extraction involved:
 - a type's *recurring names* are the names (and aliases) the gold gives an entity of that type
   in at least `min_papers` papers;
 - a recurring name *stands alone* in an abstract when it occurs there as a whole word (any
-  case, plural or hyphenation: `graph.evaluate.normalise`) and that occurrence is not part of
+  case, plural or hyphenation: `graph.eval.matching.normalise`) and that occurrence is not part of
   a longer annotated mention ("neural network" inside "convolutional neural network");
 - `annotated` counts the (abstract, name) pairs where a name stands alone and the abstract's
   gold has it as an entity of the type; `share` = annotated / pairs.
@@ -27,15 +27,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from graph.evaluate import (
-    EvalReport,
-    GoldPaper,
-    Score,
-    evaluate,
-    load_gold,
-    match_key,
-    normalise,
-)
+from graph.eval.gold import GoldPaper, load_gold
+from graph.eval.gold_run import evaluate
+from graph.eval.matching import match_key, normalise
+from graph.eval.scores import EvalReport, Score
 from graph.model import ENTITY_TYPES
 
 #: a name must be in at least this many papers' gold to count as one the gold knows

@@ -1,8 +1,10 @@
 """Train the research-area classifier: `paperkg train --model areas`.
 
 Data: the unlabelled abstracts of ../shared/data/paperlists. AAAI 2022 papers outside the 30 %
-dev split (`graph.splits`) are labelled by their primary area (graph.area_labels); CVPR, ACL,
-NAACL, NeurIPS and ICML papers by their venue (weak labels). The dev split is never read.
+dev split (`graph.eval.splits`) are labelled by their primary area (the first slug of its
+track in graph.eval.gold_areas.TRACK_AREAS, as the evaluation reads them; a track with none,
+"Domain(s) Of Application", is left out); CVPR, ACL, NAACL, NeurIPS and ICML papers by their
+venue (weak labels: a whole conference stands for its field). The dev split is never read.
 
 The decision rule (how many areas a paper gets) is chosen on AAAI train by k-fold
 cross-validation: each fold's papers are predicted by a model fitted without them (the venue
@@ -20,14 +22,12 @@ from pathlib import Path
 
 import numpy as np
 
-from graph.area_labels import VENUE_AREAS, track_areas
 from graph.errors import InputError
-from graph.eval.gold_areas import read_paperlists
+from graph.eval.gold_areas import TRACK_AREAS, read_paperlists
+from graph.eval.splits import AAAI_DEV_SHARE, bucket, is_dev
 from graph.extractors import areas
-from graph.splits import AAAI_DEV_SHARE, bucket, is_dev
 from graph.taxonomy import load as load_taxonomy
 
-DEFAULT_SOURCE = Path("../shared/data/paperlists/abstracts.jsonl.gz")
 SETTINGS = {"ngram_range": [1, 2], "min_df": 3, "max_features": 30000}
 #: a regularisation strength and how much one AAAI paper weighs against one venue paper
 C = 4.0
@@ -37,6 +37,20 @@ FOLDS = 5
 TARGET_PRECISION = 0.80
 FLOORS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.01)
 MIN_PROBABILITIES = (0.1, 0.15, 0.2, 0.3)
+
+#: venue -> the field the whole venue stands for (weak labels)
+VENUE_AREAS: dict[str, str] = {
+    "CVPR": "computer-vision",
+    "ACL": "natural-language-processing",
+    "NAACL": "natural-language-processing",
+    "NeurIPS": "machine-learning",
+    "ICML": "machine-learning",
+}
+
+
+def track_areas(track: str | None) -> tuple[str, ...]:
+    """The slugs that agree with an AAAI 2022 primary area; () for none or an unknown one."""
+    return TRACK_AREAS.get((track or "").strip(), ())
 
 
 @dataclass
@@ -76,6 +90,7 @@ def _fold(example: Example) -> int:
 
 
 def _fit(features, labels: list[str], weights: np.ndarray):
+    # deferred: scikit-learn is heavy and only fitting needs it
     from sklearn.linear_model import LogisticRegression
 
     model = LogisticRegression(C=C, max_iter=300, random_state=SEED)
@@ -101,7 +116,7 @@ def score(chosen: list[list[str]], tracks: list[str]) -> tuple[float, float]:
     return papers / max(1, len(tracks)), right / max(1, len(flat))
 
 
-def train(out_dir: str | None = None, *, source: Path | str = DEFAULT_SOURCE) -> str:
+def train(out_dir: str | None = None, *, source: Path | str) -> str:
     """Cross-validate the decision rule, fit on all training papers, write the model and its
     report; returns the report as text."""
     examples = read_examples(Path(source))

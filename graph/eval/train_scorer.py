@@ -6,7 +6,7 @@ dataset). A candidate is labelled with a type when its span is a SciREX mention 
 when its normalised text names an entity of that type anywhere in the paper (SciREX marks
 mentions sparsely; entity-level names are what the extractors are judged on).
 
-Only the SciREX train split is used (graph.splits: 20 % of the papers, by a hash of the doc id,
+Only the SciREX train split is used (graph.eval.splits: 20 % of the papers, by a hash of the doc id,
 are the dev split that `paperkg eval --corpus scirex` reports on). With `folds` > 1 the train
 papers are also split k-fold by document: a scorer fitted on the bodies of the other folds types
 the abstracts of each held-out fold, and those predictions are scored against the gold set
@@ -18,42 +18,37 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from graph import nlp as nlp_loader
 from graph.errors import InputError
-from graph.evaluate import normalise
+from graph.eval.gold import load_gold
+from graph.eval.matching import normalise
+from graph.eval.scirex_passages import (
+    TYPES,
+    Passage,
+    abstract_passage,
+    doc_names,
+    load_scirex,
+    passages,
+    train_split,
+)
+from graph.eval.scoring import filter_confidence, score
 from graph.extractors import candidates as cand_mod
 from graph.extractors.scorer import FORMAT, NONE, Scorer
-from graph.splits import SCIREX_DEV_SHARE, is_dev
+from graph.model import Mention, Paper, PaperExtraction
+from graph.paths import DATA_DIR
 
-CLASSES: tuple[str, ...] = (NONE, "method", "dataset", "task", "metric")
-SCIREX_TYPES = {"Method": "method", "Material": "dataset", "Task": "task", "Metric": "metric"}
+CLASSES: tuple[str, ...] = (NONE, *TYPES)
 MODEL_FILE = "entity_scorer.json"
 REPORT_FILE = "entity_scorer.report.json"
 
-# Sections shorter than this at the start of a paper are its title alone.
-_TITLE_ONLY = 40
-_PASSAGE_TOKENS = 120
-_MAX_SENTENCE_TOKENS = 90
-_NO_SPACE_BEFORE = {",", ".", ";", ":", ")", "]", "%", "?", "!", "'s", "n't"}
-_NO_SPACE_AFTER = {"(", "["}
-_JOINERS = {"-", "/"}
 # confidence thresholds the held-out scores are reported at; the best F1 per type is shipped
 HELDOUT_THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7)
 # features seen in fewer training examples than this are dropped (they cannot be learned)
 _MIN_FEATURE_COUNT = 2
-
-
-@dataclass
-class Passage:
-    doc_id: str
-    text: str
-    #: (start, end, type) character spans of SciREX mentions in `text`
-    mentions: list[tuple[int, int, str]]
-    #: how many times each of its candidates counts in the fit
-    weight: int = 1
 
 
 @dataclass
@@ -75,130 +70,15 @@ class TrainReport:
         )
 
 
-def join_tokens(tokens: Sequence[str]) -> tuple[str, list[tuple[int, int]]]:
-    """Readable text from pre-split tokens, and each token's character span in it."""
-    out: list[str] = []
-    spans: list[tuple[int, int]] = []
-    pos = 0
-    prev: str | None = None
-    for tok in tokens:
-        if prev is not None and not (
-            tok in _NO_SPACE_BEFORE or tok in _JOINERS or prev in _NO_SPACE_AFTER or prev in _JOINERS
-        ):
-            out.append(" ")
-            pos += 1
-        spans.append((pos, pos + len(tok)))
-        out.append(tok)
-        pos += len(tok)
-        prev = tok
-    return "".join(out), spans
-
-
-def _body_start(doc: dict) -> int | None:
-    """The first token after the title and abstract; None when the paper has no body."""
-    sections = doc["sections"]
-    skip = 1 if sections[0][1] - sections[0][0] >= _TITLE_ONLY or len(sections) < 2 else 2
-    if len(sections) <= skip:
-        return None
-    return sections[skip][0]
-
-
-def _body_sentences(doc: dict) -> list[tuple[int, int]]:
-    body_start = _body_start(doc)
-    if body_start is None:
-        return []
-    words = doc["words"]
-    out = []
-    for a, b in doc["sentences"]:
-        if a < body_start or b - a > _MAX_SENTENCE_TOKENS or b - a < 4:
-            continue
-        toks = words[a:b]
-        if toks.count("=") >= 2 or (toks[1] == ":" and toks[0] in {"section", "subsection", "subsubsection", "paragraph"}):
-            continue
-        out.append((a, b))
-    return out
-
-
-def passages(doc: dict, max_tokens: int, rng: random.Random) -> list[Passage]:
-    """Passages of about _PASSAGE_TOKENS tokens spread evenly over the body, max_tokens in all."""
-    sents = _body_sentences(doc)
-    groups: list[list[tuple[int, int]]] = []
-    cur: list[tuple[int, int]] = []
-    size = 0
-    for a, b in sents:
-        cur.append((a, b))
-        size += b - a
-        if size >= _PASSAGE_TOKENS:
-            groups.append(cur)
-            cur, size = [], 0
-    if cur:
-        groups.append(cur)
-    budget = max(1, max_tokens // _PASSAGE_TOKENS)
-    if len(groups) > budget:
-        groups = [groups[i] for i in sorted(rng.sample(range(len(groups)), budget))]
-    return _passages_of(doc, groups)
-
-
-def abstract_passage(doc: dict) -> list[Passage]:
-    """The title and abstract as one passage: the kind of text the scorer is used on."""
-    end = _body_start(doc)
-    sents = [(a, b) for a, b in doc["sentences"] if end is None or b <= end]
-    return _passages_of(doc, [sents]) if sents else []
-
-
-def _passages_of(doc: dict, groups: list[list[tuple[int, int]]]) -> list[Passage]:
-    words = doc["words"]
-    ner = sorted((a, b, SCIREX_TYPES[t]) for a, b, t in doc["ner"] if t in SCIREX_TYPES)
-    out = []
-    for group in groups:
-        lo, hi = group[0][0], group[-1][1]
-        idx = [i for a, b in group for i in range(a, b)]
-        pos_of = {tok_i: k for k, tok_i in enumerate(idx)}
-        text, spans = join_tokens([words[i] for i in idx])
-        ments = [
-            (spans[pos_of[a]][0], spans[pos_of[b - 1]][1], t)
-            for a, b, t in ner
-            if lo <= a and b <= hi and a in pos_of and (b - 1) in pos_of
-        ]
-        out.append(Passage(doc["doc_id"], text, ments))
-    return out
-
-
-def doc_names(doc: dict) -> dict[str, set[str]]:
-    """Normalised names of every SciREX mention in the paper, per type."""
-    words = doc["words"]
-    names: dict[str, set[str]] = {t: set() for t in CLASSES[1:]}
-    for a, b, t in doc["ner"]:
-        if t in SCIREX_TYPES:
-            names[SCIREX_TYPES[t]].add(normalise(join_tokens(words[a:b])[0]))
-    return names
-
-
-def label_of(start: int, end: int, text: str, exact: dict[tuple[int, int], str], names: dict[str, set[str]]) -> str:
+def label_of(
+    start: int, end: int, text: str, exact: dict[tuple[int, int], str],
+    names: dict[str, set[str]],
+) -> str:
     if (start, end) in exact:
         return exact[(start, end)]
     key = normalise(text)
     hits = [t for t in CLASSES[1:] if key and key in names[t]]
     return hits[0] if len(hits) == 1 else NONE
-
-
-def train_split(docs: Iterable[dict]) -> list[dict]:
-    """The SciREX documents outside the fixed dev split (graph.splits): the dev papers' bodies
-    must not teach the scorer what their abstracts are scored on."""
-    return [d for d in docs if not is_dev(d["doc_id"], SCIREX_DEV_SHARE)]
-
-
-def load_scirex(scirex_dir: Path) -> list[dict]:
-    paths = sorted(Path(scirex_dir).glob("*.json"))
-    if not paths:
-        raise InputError(f"{scirex_dir}: no SciREX documents (*.json) found")
-    docs = []
-    for path in paths:
-        try:
-            docs.append(json.loads(path.read_text(encoding="utf-8")))
-        except ValueError as exc:
-            raise InputError(f"{path}: not valid JSON: {exc}") from exc
-    return docs
 
 
 def examples(
@@ -226,7 +106,8 @@ def examples(
         for d in drafts:
             if d.sources == {"acronym-use"}:
                 continue
-            label = label_of(d.span.start_char, d.span.end_char, d.span.text, exact, names_by_doc[passage.doc_id])
+            label = label_of(d.span.start_char, d.span.end_char, d.span.text, exact,
+                             names_by_doc[passage.doc_id])
             out.extend([(passage.doc_id, cand_mod.features(d), label)] * passage.weight)
     return out
 
@@ -237,6 +118,7 @@ C = 0.25
 
 
 def fit(rows: Sequence[tuple[str, dict[str, float], str]], *, c: float = C) -> Scorer:
+    # deferred: scikit-learn is heavy and only fitting needs it
     from sklearn.feature_extraction import DictVectorizer
     from sklearn.linear_model import LogisticRegression
 
@@ -260,9 +142,6 @@ def fit(rows: Sequence[tuple[str, dict[str, float], str]], *, c: float = C) -> S
 
 def _heldout_scores(scorers: dict[str, Scorer], gold_path: Path, nlp) -> dict[str, dict]:
     """Score the abstracts of each fold's papers, typed by the scorer that did not see them."""
-    from graph.evaluate import load_gold, score
-    from graph.model import Mention, Paper, PaperExtraction
-
     gold = [g for g in load_gold(gold_path) if g.id in scorers]
     extractions = []
     for parsed, g in nlp.pipe(((g.abstract, g) for g in gold), as_tuples=True):
@@ -272,9 +151,8 @@ def _heldout_scores(scorers: dict[str, Scorer], gold_path: Path, nlp) -> dict[st
         extractions.append(PaperExtraction(paper=paper, mentions=ments))
     out = {}
     for threshold in HELDOUT_THRESHOLDS:
-        from graph.evaluate import filter_confidence
-
-        report = score(gold, filter_confidence(extractions, threshold), use_resolver=False).to_dict()
+        chosen = filter_confidence(extractions, threshold)
+        report = score(gold, chosen, use_resolver=False).to_dict()
         out[f"{threshold:.2f}"] = {
             "entities": report["entities"],
             "model_vs_methods": report["model_vs_methods"],
@@ -313,7 +191,7 @@ def _folds(ids: Sequence[str], k: int, seed: int) -> Iterator[set[str]]:
         yield set(order[i::k])
 
 
-DEFAULT_OUT = Path(__file__).resolve().parents[1] / "data" / "models"
+DEFAULT_OUT = DATA_DIR / "models"
 
 
 #: Tokens of each paper's body the scorer is fitted on (the shipped model's setting)
@@ -332,7 +210,7 @@ def train(
     nlp=None,
     progress: Callable[[str], None] = lambda msg: None,
 ) -> TrainReport:
-    """Fit the scorer on the bodies of the SciREX train split (graph.splits; the dev split's
+    """Fit the scorer on the bodies of the SciREX train split (graph.eval.splits; the dev split's
     papers are left out) and write it to out_dir/entity_scorer.json (out_dir None: data/models/).
     `scirex_dir` holds the SciREX documents, or their train_docs/.
 
@@ -340,8 +218,6 @@ def train(
     only, so the thresholds chosen from them never see a dev paper) in
     out_dir/entity_scorer.report.json.
     """
-    from graph import nlp as nlp_loader
-
     nlp = nlp or nlp_loader.load()
     scirex = Path(scirex_dir)
     if not any(scirex.glob("*.json")) and (scirex / "train_docs").is_dir():
@@ -368,7 +244,8 @@ def train(
             progress(f"fold {i + 1}/{folds}")
             fold_scorer = fit([r for r in rows if r[0] not in held])
             # emit down to the lowest threshold reported, so the sweep can see it
-            fold_scorer = replace(fold_scorer, thresholds={t: min(HELDOUT_THRESHOLDS) for t in CLASSES[1:]})
+            lowest = {t: min(HELDOUT_THRESHOLDS) for t in CLASSES[1:]}
+            fold_scorer = replace(fold_scorer, thresholds=lowest)
             for doc_id in held:
                 by_doc[doc_id] = fold_scorer
         report.heldout = _heldout_scores(by_doc, Path(gold), nlp)
@@ -385,29 +262,3 @@ def train(
     (out / MODEL_FILE).write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
     (out / REPORT_FILE).write_text(json.dumps(report.to_dict(), indent=1) + "\n", encoding="utf-8")
     return report
-
-
-def main(argv: Iterable[str] | None = None) -> int:
-    import argparse
-
-    root = Path(__file__).resolve().parents[1]
-    parser = argparse.ArgumentParser(description="Fit the entity candidate scorer on SciREX.")
-    parser.add_argument("--scirex", type=Path, default=root.parent / "shared" / "data" / "scirex" / "train_docs")
-    parser.add_argument("--out", type=Path, default=root / "data" / "models")
-    parser.add_argument("--gold", type=Path, default=None)
-    parser.add_argument("--folds", type=int, default=0)
-    parser.add_argument("--max-body-tokens", type=int, default=MAX_BODY_TOKENS)
-    parser.add_argument("--abstract-weight", type=int, default=0,
-                        help="also train on each paper's abstract, counted this many times")
-    args = parser.parse_args(list(argv) if argv is not None else None)
-    report = train(
-        args.out, scirex_dir=args.scirex, gold=args.gold, folds=args.folds,
-        max_body_tokens=args.max_body_tokens, abstract_weight=args.abstract_weight,
-        progress=print,
-    )
-    print(json.dumps(report.to_dict(), indent=1))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

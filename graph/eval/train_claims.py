@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from graph import nlp as nlp_loader
 from graph.errors import InputError
 from graph.extractors.claim_model import (
     CLAIM_ROLES,
@@ -26,10 +27,11 @@ from graph.extractors.claim_model import (
     abstract_features,
     claim_score,
 )
+from graph.extractors.claims import opens_with_proposal, rule_kinds, sentence_spans
+from graph.paths import DATA_DIR, ROOT
 
 MODEL_FILE = "claims.json"
 REPORT_FILE = "claims.report.json"
-REPO = Path(__file__).resolve().parents[1]
 #: CSAbstruct's result sentences count for recall when the annotators agreed this much
 RESULT_CONFIDENCE = 0.7
 #: the claim-score thresholds the out-of-fold predictions are scored at
@@ -79,9 +81,6 @@ def _norm(text: str) -> str:
 
 def read_annotated_scirex(annotations: Path | str, texts: Path | str) -> list[Abstract]:
     """The hand-annotated SciREX abstracts, split into sentences the way the extractor does."""
-    from graph import nlp as nlp_loader
-    from graph.extractors.claims import sentence_spans
-
     notes = json.loads(Path(annotations).read_text(encoding="utf-8"))["papers"]
     papers = {p["id"]: p for p in json.loads(Path(texts).read_text(encoding="utf-8"))["papers"]}
     nlp = nlp_loader.load()
@@ -120,6 +119,7 @@ def _rows(
 def fit(abstracts: Sequence[Abstract], c: float = L2_C, threshold: float = 0.5,
         design: str = "context", rule_threshold: float = 1.0,
         proposals: bool = False) -> ClaimModel:
+    # deferred: scikit-learn is heavy and only fitting needs it
     from sklearn.feature_extraction import DictVectorizer
     from sklearn.linear_model import LogisticRegression
 
@@ -149,8 +149,6 @@ def rule_votes(abstracts: Sequence[Abstract]) -> list[list[int]]:
     """Per sentence: 2 when it opens with "we propose/introduce/present", 1 when the
     hand-written rules take it as a claim otherwise (read without the parser: names the parser
     would find are left out), 0 when they do not."""
-    from graph.extractors.claims import opens_with_proposal, rule_kinds
-
     return [[2 if opens_with_proposal(s) else int(kind is not None)
              for s, kind in zip(a.sentences, rule_kinds(a.sentences), strict=True)]
             for a in abstracts]
@@ -248,16 +246,16 @@ def choose_threshold(abstracts: Sequence[Abstract], scores: Sequence[Sequence[fl
 def train(
     out_dir: Path | str | None = None,
     *,
-    csabstruct_dir: Path | str = REPO.parent / "shared" / "data" / "csabstruct",
-    annotations: Path | str | None = REPO / "tests" / "gold" / "annotations.json",
-    texts: Path | str = REPO / "tests" / "gold" / "dev.json",
+    csabstruct_dir: Path | str,
+    annotations: Path | str | None = ROOT / "tests" / "gold" / "annotations.json",
+    texts: Path | str = ROOT / "tests" / "gold" / "dev.json",
     folds: int = 5,
     compare: bool = False,
     report_dev: bool = False,
 ) -> str:
     """Choose the threshold out of fold, fit on all of train, write the model and its report;
     the lines to print come back."""
-    out = Path(out_dir) if out_dir else REPO / "data" / "models"
+    out = Path(out_dir) if out_dir else DATA_DIR / "models"
     if folds < 2:
         raise InputError(f"--folds: the threshold is chosen out of fold: at least 2 ({folds})")
     train_set = read_csabstruct(Path(csabstruct_dir) / "train.jsonl")
