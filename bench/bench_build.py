@@ -26,7 +26,7 @@ time of the stage's process, all its threads, and of its worker processes):
              a subprocess); also `replace_all` of them as Python objects, up to 2M quads
   exports    `graph.export.write_store_exports` of the serial build's store (six formats and
              the report, sorted on disk)
-  add-10     `graph.incremental.add_papers` of 10 new papers to the N-paper store vs the
+  add-10     `graph.build.incremental.add_papers` of 10 new papers to the N-paper store vs the
              serial full build of N papers measured above (a rebuild of N+10 takes longer,
              so the ratio printed is a lower bound)
 
@@ -81,8 +81,8 @@ def _cpu_seconds() -> tuple[float, float]:
 def _child(stage: Callable[..., dict[str, Any]], args: tuple, model: str, queue: Any) -> None:
     try:
         from graph import nlp as nlp_loader
-        from graph.model import Paper
         from graph.extractors.pipeline import extract_papers
+        from graph.model import Paper
 
         # Outside the clock, like a warm server: the pipeline, and the extractors' lexicons
         # (built on first use) by one throwaway abstract.
@@ -206,7 +206,7 @@ def stage_extract(corpus: str, mode: str, model: str) -> dict[str, Any]:
     if mode == "serial":
         out = extract_papers(papers, nlp=nlp)
     elif mode == "workers-2":
-        from graph.parallel import extract_parallel
+        from graph.build.processes import extract_parallel
 
         out = extract_parallel(papers, workers=2, spacy_model=model)
     else:  # spaCy parallelises the parse; the extractors run here on the returned Docs
@@ -254,7 +254,7 @@ def stage_exports(store: str, out: str) -> dict[str, Any]:
 
 
 def stage_add(corpus: str, store: str, model: str) -> dict[str, Any]:
-    from graph.incremental import add_papers
+    from graph.build.incremental import add_papers
     from graph.store import EmbeddedStore
 
     papers = _papers(corpus)

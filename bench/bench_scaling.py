@@ -84,9 +84,10 @@ def load_cpu(papers: Sequence, folder: Path) -> dict[str, float]:
     those into a new on-disk store (pyoxigraph runs the load on this thread)."""
     import pyoxigraph
 
-    from graph import build
+    from graph import rdf
     from graph.extractors.pipeline import extract_papers
     from graph.resolve import resolve
+    from graph.store import NQuadsFiles
 
     start = _cpu()
     for _ in _state["nlp"].pipe([p.abstract for p in papers], batch_size=64):
@@ -95,7 +96,12 @@ def load_cpu(papers: Sequence, folder: Path) -> dict[str, float]:
     resolved = resolve(extract_papers(papers, nlp=_state["nlp"]))
     start = _cpu()
     (folder / "nq").mkdir()
-    files = build.write_nquads(resolved, folder / "nq", base=BASE)
+    with NQuadsFiles(folder / "nq", "graph") as out:
+        out.write(list(dict.fromkeys(rdf.corpus_level_lines(resolved, base=BASE))))
+        for key in sorted(resolved.extractions):
+            out.write(rdf.paper_lines(resolved.extractions[key], resolved.links.get(key, []),
+                                      base=BASE, entities=resolved.entities))
+    files = out.paths
     write = _cpu() - start
     lines = sum(1 for path in files for _ in path.open("rb"))
     store = pyoxigraph.Store(str(folder / "store"))
@@ -115,8 +121,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from bench.gen_corpus import generate
     from graph import nlp as nlp_loader
-    from graph.model import Paper
     from graph.extractors.pipeline import extract_papers
+    from graph.model import Paper
 
     records = generate(args.papers, seed=args.seed)
     papers = [Paper(key=str(r["id"]), abstract=str(r["abstract"]), title=str(r["title"]))

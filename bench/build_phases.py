@@ -45,8 +45,9 @@ def _cpu() -> tuple[float, float]:
 def _timed_build(corpus: str, store: str, workers: int, model: str, queue: Any) -> None:
     import graph.build as build_module
     import graph.resolve as resolve_module
-    import graph.store as store_module
+    import graph.store.bulk as store_module
     from graph import nlp as nlp_loader
+    from graph.build.executors import SerialExecutor
     from graph.report import ReportBuilder
 
     nlp_loader.load(model)
@@ -72,7 +73,7 @@ def _timed_build(corpus: str, store: str, workers: int, model: str, queue: Any) 
 
     # extraction ends where the resolver starts
     resolve_module.resolve = after(resolve_module.resolve, "resolve", before="extract")
-    build_module.write_linked = linked(build_module.write_linked)
+    SerialExecutor.write_linked = linked(SerialExecutor.write_linked)  # type: ignore[method-assign]
     store_module._load_while_writing = after(store_module._load_while_writing, "loaded")
     ReportBuilder.count_store = after(ReportBuilder.count_store, "report")
     cpu0 = _cpu()
@@ -84,7 +85,7 @@ def _timed_build(corpus: str, store: str, workers: int, model: str, queue: Any) 
 
 
 def run(corpus: str, store: str, workers: int, model: str) -> dict[str, tuple[float, ...]]:
-    from graph.parallel import start_context
+    from graph.build.processes import start_context
 
     # fork (the pipeline already imported) only from a single-threaded process, as the build
     # itself does

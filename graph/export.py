@@ -25,11 +25,12 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from pyoxigraph import DefaultGraph, NamedNode, Quad, RdfFormat, parse, serialize
+from pyoxigraph import DefaultGraph, Quad, RdfFormat, parse, serialize
 
 from graph.errors import PaperkgError
 from graph.rdf import sort_quads
 from graph.report import render_markdown
+from graph.store import Store
 from graph.vocab import DEFAULT_BASE, prefixes
 
 #: `paperkg export --format` name -> (format, whether it holds named graphs, file suffix).
@@ -195,17 +196,6 @@ def write_exports(
 # -- exports from a store, without holding its quads -------------------------------------------
 
 
-def _dump_graph(store: Any, graph: str, path: Path) -> None:
-    """One graph of `store` as N-Triples lines in `path` (any order)."""
-    dump = getattr(store, "dump_graph", None)
-    if dump is not None:
-        dump(path, graph)
-        return
-    with open(path, "w", encoding="utf-8", newline="\n") as out:
-        for quad in store.quads(graph):
-            out.write(f"{quad.triple} .\n")
-
-
 def _sorted_runs(path: Path, work: Path) -> Iterator[str]:
     """The distinct lines of `path` in sorted order, SORT_CHUNK_LINES at a time in memory."""
     runs: list[Path] = []
@@ -239,14 +229,14 @@ class SortedGraphs:
     """A store's graphs as sorted N-Triples files in a work folder: the default graph
     (`facts`), and `dataset`, N-Quads of every graph in export order."""
 
-    def __init__(self, store: Any, work: Path, *, dataset: bool = True) -> None:
+    def __init__(self, store: Store, work: Path, *, dataset: bool = True) -> None:
         self.work = work
-        self.names = sorted(_named_graphs(store)) if dataset else []
+        self.names = sorted(store.named_graphs()) if dataset else []
         self.facts = work / "facts.nt"
         self.dataset = work / "dataset.nq" if dataset else None
         self.base = _base_of(self.names)
         raw = work / "raw.nt"
-        _dump_graph(store, "", raw)
+        store.dump_graph(raw, "")
         dataset_out: IO[str] | None = None
         if self.dataset is not None:
             dataset_out = open(self.dataset, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
@@ -257,7 +247,7 @@ class SortedGraphs:
                     if dataset_out is not None:
                         dataset_out.write(line)
             for name in self.names:
-                _dump_graph(store, name, raw)
+                store.dump_graph(raw, name)
                 suffix = f" <{name}> .\n"
                 dataset_out.writelines(line[:-3] + suffix for line in _sorted_runs(raw, work))
         finally:
@@ -287,14 +277,6 @@ class SortedGraphs:
         return write
 
 
-def _named_graphs(store: Any) -> list[str]:
-    names = getattr(store, "named_graphs", None)
-    if names is not None:
-        return list(names())
-    rows = store.query("SELECT DISTINCT ?g WHERE { GRAPH ?g { } }")
-    return [row["g"].value for row in rows if isinstance(row["g"], NamedNode)]
-
-
 def _base_of(graph_names: Iterable[str]) -> str:
     for name in graph_names:
         if name.endswith("graph/provenance"):
@@ -311,7 +293,7 @@ def _work_folder(folder: Path) -> Path:
 
 
 def prepare_store_exports(
-    store: Any, out_dir: str | os.PathLike, *, report: Mapping[str, Any]
+    store: Store, out_dir: str | os.PathLike, *, report: Mapping[str, Any]
 ) -> PendingFiles:
     """Every export file of `store` written in full beside its place; `commit()` puts them
     there. A build prepares them before it switches the store, so a failed export (a full
@@ -337,7 +319,7 @@ def prepare_store_exports(
 
 
 def write_store_exports(
-    store: Any, out_dir: str | os.PathLike, *, report: Mapping[str, Any]
+    store: Store, out_dir: str | os.PathLike, *, report: Mapping[str, Any]
 ) -> list[Path]:
     """`write_exports` of everything in `store`, with its quads sorted on disk, not in memory.
 
@@ -346,7 +328,7 @@ def write_store_exports(
     return prepare_store_exports(store, out_dir, report=report).commit()
 
 
-def export_store(store: Any, fmt: str, out_path: str | os.PathLike) -> Path:
+def export_store(store: Store, fmt: str, out_path: str | os.PathLike) -> Path:
     """Write a store's graph as `fmt` (ttl, nt, jsonld, rdfxml: the facts; trig, nq: all),
     byte for byte as a build exports it; the quads are sorted on disk, not in memory."""
     if fmt not in FORMATS:
@@ -363,7 +345,7 @@ def export_store(store: Any, fmt: str, out_path: str | os.PathLike) -> Path:
             graphs = SortedGraphs(store, work, dataset=datasets)
             if not datasets:
                 # The facts formats want the base only, from the graph names.
-                graphs.base = _base_of(_named_graphs(store))
+                graphs.base = _base_of(store.named_graphs())
         except OSError as exc:
             raise ExportError(f"cannot write {target}: {exc.strerror or exc}") from None
         _write_all(folder, {target.name: graphs.writer(fmt)})

@@ -19,13 +19,13 @@ names (difflib) that would have been found. Only SPARQL is used, so any store wo
 from __future__ import annotations
 
 import difflib
-from typing import Any
 
 from pyoxigraph import NamedNode
 
 from graph.errors import PaperkgError
-from graph.vocab import DCTERMS, NODE_TYPES, PKG, RDFS, SKOS, paper_iri
 from graph.slug import label_key
+from graph.store import Store, solutions
+from graph.vocab import DCTERMS, NODE_TYPES, PKG, RDFS, SKOS, paper_iri
 
 #: (property, prefixes users put before the id) of the paper identifiers a name may be
 _SCHEMES = (
@@ -50,13 +50,13 @@ def _literal(text: str) -> str:
     return f'"{escaped}"'
 
 
-def _first(store: Any, sparql: str) -> str | None:
-    for row in store.query(sparql):
+def _first(store: Store, sparql: str) -> str | None:
+    for row in solutions(store, sparql):
         return row[0].value
     return None
 
 
-def _exists(store: Any, iri: str) -> bool:
+def _exists(store: Store, iri: str) -> bool:
     try:
         NamedNode(iri)
     except ValueError:
@@ -64,7 +64,7 @@ def _exists(store: Any, iri: str) -> bool:
     return _first(store, f"SELECT ?t WHERE {{ <{iri}> a ?t }} LIMIT 1") is not None
 
 
-def _by_identifier(store: Any, name: str) -> str | None:
+def _by_identifier(store: Store, name: str) -> str | None:
     paper = f"<{PKG}Paper>"
     found = _first(store, f"SELECT ?p WHERE {{ ?p a {paper} ; <{DCTERMS}identifier> "
                           f"{_literal(name)} }} ORDER BY ?p LIMIT 1")
@@ -82,10 +82,10 @@ def _by_identifier(store: Any, name: str) -> str | None:
     return None
 
 
-def _by_label(store: Any, name: str, papers_only: bool) -> str | None:
+def _by_label(store: Store, name: str, papers_only: bool) -> str | None:
     # label_key in SPARQL: case folded, runs of spaces, hyphens, underscores, slashes as one space
     kind = f"?n a <{PKG}Paper> ." if papers_only else ""
-    rows = store.query(f"""
+    rows = solutions(store, f"""
         SELECT ?n (MAX(?s) AS ?support) WHERE {{
           {kind}
           ?n <{RDFS}label>|<{SKOS}altLabel>|<{SKOS}prefLabel>|<{DCTERMS}title> ?label .
@@ -99,7 +99,7 @@ def _by_label(store: Any, name: str, papers_only: bool) -> str | None:
     return min(named, key=lambda m: (-m[1], m[0]))[0]
 
 
-def resolve(store: Any, name: str, base: str, *, papers_only: bool = False) -> str:
+def resolve(store: Store, name: str, base: str, *, papers_only: bool = False) -> str:
     """The IRI `name` names (see the module doc); UnknownName with suggestions if none."""
     text = name.strip()
     if not text:
@@ -122,23 +122,23 @@ def resolve(store: Any, name: str, base: str, *, papers_only: bool = False) -> s
     raise UnknownName(f"no {what} named {name!r}{hint}", close)
 
 
-def paper(store: Any, name: str, base: str) -> str:
+def paper(store: Store, name: str, base: str) -> str:
     """The IRI of the paper `name` names (key, original id, DOI, arXiv or OpenAlex id,
     title, IRI or paper/key)."""
     return resolve(store, name, base, papers_only=True)
 
 
-def _is_paper(store: Any, iri: str) -> bool:
+def _is_paper(store: Store, iri: str) -> bool:
     return _first(store, f"SELECT ?t WHERE {{ <{iri}> a ?t FILTER(?t = <{PKG}Paper>) }}") \
         is not None
 
 
-def suggest(store: Any, name: str, base: str, *, papers_only: bool = False,
+def suggest(store: Store, name: str, base: str, *, papers_only: bool = False,
             n: int = SUGGESTIONS) -> list[str]:
     """Up to `n` names, closest first, that `resolve` would find and that look like `name`."""
     paper_class = f"<{PKG}Paper>"
     kind = f"?n a {paper_class} ." if papers_only else "?n a ?t ."
-    rows = store.query(f"""
+    rows = solutions(store, f"""
         SELECT DISTINCT ?n ?id ?label WHERE {{
           {kind}
           FILTER(isIRI(?n) && STRSTARTS(STR(?n), {_literal(base)}))

@@ -14,6 +14,7 @@ from pyoxigraph import DefaultGraph, NamedNode, Quad
 
 from graph.model import Entity, PaperExtraction, ResolvedCorpus
 from graph.rdf import paper_label
+from graph.store import Store, solutions
 from graph.vocab import LINK_IRIS, MAKES_CLAIM, PKG, PREFIXES, RDF
 
 _TYPE = RDF + "type"
@@ -78,7 +79,7 @@ class ReportBuilder:
         self.counts = {"facts": facts, "provenance": provenance, "classes": classes,
                        "links": links, "kinds": kinds}
 
-    def count_store(self, store: Any) -> None:
+    def count_store(self, store: Store) -> None:
         """The same counts as `count_quads(store.quads())`, by SPARQL aggregates in the store.
 
         The provenance quads are the store's length less the facts: `len` counts in the
@@ -88,10 +89,10 @@ class ReportBuilder:
         from concurrent.futures import ThreadPoolExecutor
 
         def grouped(sparql: str) -> dict[str, int]:
-            return {row["k"].value: int(row["n"].value) for row in store.query(sparql)}
+            return {row["k"].value: int(row["n"].value) for row in solutions(store, sparql)}
 
         def number(sparql: str) -> int:
-            return int(next(iter(store.query(sparql)))["n"].value)
+            return int(next(iter(solutions(store, sparql)))["n"].value)
 
         links = " ".join(f"<{iri}>" for iri in sorted(_LINKS))
         with ThreadPoolExecutor(max_workers=2) as pool:

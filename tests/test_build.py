@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from graph.build import build
 from graph.cli import cli
-from graph.vocab import PKG
 from graph.store import open_store
+from graph.vocab import PKG
 
 ROOT = Path(__file__).resolve().parent.parent
 EXPORTS = ROOT / "exports"
@@ -217,7 +217,7 @@ def reference_exports(extractions, folder, base=None):
 @pytest.mark.parametrize("workers", [1, 2])
 def test_streamed_build_is_the_reference_graph(generated, tmp_path, workers, monkeypatch):
     import graph.build as build_module
-    from graph import parallel
+    from graph.build import processes as parallel
 
     corpus, extractions = generated
     monkeypatch.setattr(build_module, "extract", lambda papers, **_: extractions)
@@ -243,7 +243,8 @@ def test_exports_sorted_in_many_runs_are_the_same_bytes(generated, tmp_path, mon
     """Chunks of 1,000 lines force the merge of sorted runs from disk; load files of 500
     lines, many bulk loads into one generation."""
     import graph.build as build_module
-    from graph import export, store
+    from graph import export
+    from graph.store import bulk as store
 
     corpus, extractions = generated
     monkeypatch.setattr(build_module, "extract", lambda papers, **_: extractions)
@@ -279,7 +280,7 @@ def test_no_progress_bar_for_a_few_papers(tmp_path, capsys):
 
 def test_stale_temporary_files_of_a_killed_build_are_removed(generated, tmp_path, monkeypatch):
     import graph.build as build_module
-    from graph import parallel
+    from graph.build import processes as parallel
 
     corpus, extractions = generated
     monkeypatch.setattr(build_module, "extract", lambda papers, **_: extractions)

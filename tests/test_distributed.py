@@ -42,43 +42,44 @@ def serial(papers):
     return extractions, corpus_quads(resolve(extractions), base=BASE)
 
 
-def test_partitioned_build_is_the_serial_graph(papers, cluster, serial):
-    from graph.distributed import build_graph_dask, load_nquads
+def dask_graph(papers, cluster, partitions=None, store=None):
+    """The build's graph of `papers`, extracted and written on the cluster, loaded into
+    `store` (a new in-memory one by default); what replace_all_nquads returned with it."""
+    from graph.build import graph_files
+    from graph.build.cluster import DaskExecutor
+    from graph.store import open_store
 
+    store = open_store(":memory:") if store is None else store
+    with DaskExecutor(cluster, partitions=partitions) as executor:
+        count = store.replace_all_nquads(graph_files(papers, executor, base=BASE), lenient=True)
+    return store, count
+
+
+def test_partitioned_build_is_the_serial_graph(papers, cluster, serial):
     extractions, quads = serial
-    resolved, documents = build_graph_dask(papers, scheduler=cluster, base=BASE, partitions=3)
-    assert [e.paper.key for e in resolved.extractions.values()] == [p.key for p in papers]
-    assert len(documents) == 4  # three partitions and the corpus-level document
-    store = load_nquads(documents)
-    assert set(store) == set(quads)
+    store, _ = dask_graph(papers, cluster, partitions=3)
+    assert set(store.quads()) == set(quads)
     assert len(store) == len(quads)
 
 
 def test_extract_dask_keeps_input_order_and_output(papers, cluster, serial):
-    from graph.distributed import extract_dask
+    from graph.build.cluster import extract_dask
 
     assert extract_dask(papers, scheduler=cluster, partitions=4) == serial[0]
 
 
 def test_partitioning_does_not_change_the_graph(papers, cluster, serial):
-    from graph.distributed import load_nquads, quads_dask
-    from graph.resolve import resolve
-
-    resolved = resolve(serial[0])
-    one = load_nquads(quads_dask(resolved, scheduler=cluster, base=BASE, partitions=1))
-    many = load_nquads(quads_dask(resolved, scheduler=cluster, base=BASE, partitions=10))
+    one = dask_graph(papers, cluster, partitions=1)[0].quads()
+    many = dask_graph(papers, cluster, partitions=10)[0].quads()
     assert set(one) == set(many) == set(serial[1])
 
 
-def test_write_nquads_replaces_an_embedded_store(tmp_path, cluster, serial):
-    from graph.distributed import quads_dask, write_nquads
-    from graph.resolve import resolve
+def test_write_nquads_replaces_an_embedded_store(tmp_path, cluster, papers, serial):
     from graph.store import EmbeddedStore
 
-    documents = quads_dask(resolve(serial[0]), scheduler=cluster, base=BASE)
     store = EmbeddedStore(str(tmp_path / "store"))
     try:
-        assert write_nquads(store, documents) == len(serial[1])
+        assert dask_graph(papers, cluster, store=store)[1] == len(serial[1])
         assert set(store.quads()) == set(serial[1])
     finally:
         store.close()
@@ -111,7 +112,7 @@ def test_build_with_a_scheduler_is_the_serial_build(tmp_path, papers, cluster, s
 
 
 def test_unreachable_scheduler_is_a_user_error(monkeypatch):
-    from graph import distributed
+    from graph.build import cluster as distributed
     from tests.scale.server import free_port
 
     monkeypatch.setattr(distributed, "CONNECT_TIMEOUT", "1s")
@@ -122,7 +123,7 @@ def test_unreachable_scheduler_is_a_user_error(monkeypatch):
 
 
 def test_bad_scheduler_value_is_a_user_error():
-    from graph.distributed import extract_dask
+    from graph.build.cluster import extract_dask
 
     with pytest.raises(PaperkgError, match="--scheduler"):
         extract_dask([Paper(key="x", abstract="x")], scheduler="")

@@ -6,9 +6,9 @@ import dataclasses
 
 import pytest
 
-from graph.incremental import add_papers, known_entities, remove_paper, store_base
-from graph.vocab import PKG
+from graph.build.incremental import add_papers, known_entities, remove_paper, store_base
 from graph.store import EmbeddedStore
+from graph.vocab import PKG
 from tests.scale.graphs import BASE, corpus_quads, five_papers
 
 
@@ -130,7 +130,7 @@ def server(tmp_path_factory):
 
 @pytest.mark.remote
 def test_add_and_remove_through_a_remote_store(server):
-    from graph.store_remote import RemoteStore
+    from graph.store.remote import RemoteStore
 
     papers = five_papers()
     store = RemoteStore(server)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from pyoxigraph import DefaultGraph, NamedNode, Quad
 
-from graph.incremental import add_papers, remove_paper
+from graph.build.incremental import add_papers, remove_paper
 from graph.model import Mention, Paper, PaperExtraction
 from graph.name_forms import form_tokens, network_stem
 from graph.rdf import entity_quads

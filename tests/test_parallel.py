@@ -20,7 +20,7 @@ def papers() -> list[Paper]:
 
 
 def test_two_workers_give_the_serial_extractions(papers, monkeypatch):
-    from graph import parallel
+    from graph.build import processes as parallel
     from graph.extractors.pipeline import extract_papers
 
     monkeypatch.setattr(parallel, "MIN_CHUNK", 2)  # several chunks per worker, even here
@@ -33,7 +33,7 @@ def test_two_workers_give_the_serial_extractions(papers, monkeypatch):
 
 
 def test_chunks_are_contiguous_and_cover_everything(papers):
-    from graph.parallel import chunks
+    from graph.build.processes import chunks
 
     parts = chunks(papers, 3)
     assert [p for part in parts for p in part] == papers
@@ -41,7 +41,7 @@ def test_chunks_are_contiguous_and_cover_everything(papers):
 
 
 def test_chunks_shrink_towards_the_end_within_their_bounds():
-    from graph.parallel import MAX_CHUNK, MIN_CHUNK, chunks
+    from graph.build.processes import MAX_CHUNK, MIN_CHUNK, chunks
 
     sizes = [len(part) for part in chunks(range(2000), 2)]
     assert sizes[:4] == [500, 375, 282, 211]  # a quarter of what is left, each time
@@ -52,14 +52,14 @@ def test_chunks_shrink_towards_the_end_within_their_bounds():
 
 
 def test_one_worker_runs_in_process(papers):
-    from graph.parallel import extract_parallel
+    from graph.build.processes import extract_parallel
     from graph.extractors.pipeline import extract_papers
 
     assert extract_parallel(papers[:3], workers=1) == extract_papers(papers[:3])
 
 
 def test_bad_arguments_are_user_errors(papers):
-    from graph.parallel import extract_parallel
+    from graph.build.processes import extract_parallel
 
     with pytest.raises(PaperkgError, match="--workers"):
         extract_parallel(papers, workers=0)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad, QueryBoolean, QuerySolutions
 
+from graph.build.incremental import remove_paper
 from graph.errors import QueryError, StoreError
-from graph.vocab import PKG, XSD, provenance_graph
 from graph.store import EmbeddedStore
-from graph.store_remote import RemoteStore
+from graph.store.remote import RemoteStore
+from graph.vocab import PKG, XSD, provenance_graph
 from tests.scale.graphs import BASE, corpus_quads, two_papers
 from tests.scale.server import free_port, oxigraph_binary, oxigraph_server
 
@@ -121,14 +122,14 @@ def test_generation_changes_with_every_write(store, graph_quads):
                           DefaultGraph())])
     third = store.generation()
     assert third not in (first, second)
-    assert store.remove_paper("paper-b", base=BASE)
+    assert remove_paper(store, "paper-b", base=BASE)
     assert store.generation() not in (first, second, third)
 
 
 def test_remove_paper_drops_facts_provenance_and_orphans(store, graph_quads):
     store.replace_all(graph_quads)
     assert support(store, "dataset/betaset") == 2
-    assert store.remove_paper("paper-b", base=BASE) is True
+    assert remove_paper(store, "paper-b", base=BASE) is True
     left = set(store.quads())
     assert not any(PAPER_B in (q.subject.value, q.object.value) for q in left
                    if isinstance(q.object, NamedNode))
@@ -139,12 +140,12 @@ def test_remove_paper_drops_facts_provenance_and_orphans(store, graph_quads):
     assert not any(q.subject.value == f"{BASE}dataset/gammaset" for q in left)
     # Paper a is untouched.
     assert {q for q in graph_quads if "paper-a" in q.subject.value} <= left
-    assert store.remove_paper("paper-b", base=BASE) is False
+    assert remove_paper(store, "paper-b", base=BASE) is False
 
 
 def test_support_is_only_on_entities_after_remove(store, graph_quads):
     store.replace_all(graph_quads)
-    store.remove_paper("paper-a", base=BASE)
+    remove_paper(store, "paper-a", base=BASE)
     holders = {
         r["x"].value for r in store.query(f"SELECT ?x WHERE {{ ?x <{PKG}support> ?n }}")
     }
@@ -221,3 +222,45 @@ def test_graph_api_answers_alike_from_a_server_and_the_embedded_store(server, tm
     assert remote[URLS[4]]["paths"][:2] == [
         ["dataset/squad", "paper/p07", "method/transformer", "paper/p04", "dataset/cora"],
         ["dataset/squad", "paper/p08", "method/transformer", "paper/p04", "dataset/cora"]]
+
+
+def test_replace_all_nquads_loads_what_a_build_writes(store, graph_quads):
+    """The build's one way into any store: N-Quads files a generator writes as it goes, and
+    a check of the loaded graph (`before_publish`) before the build goes on."""
+    lines = [f"{q} .\n" for q in graph_quads]
+    half = len(lines) // 2
+    written = []
+
+    def fill(folder):
+        for n, part in enumerate((lines[:half], lines[half:] + lines[:5])):
+            path = folder / f"part-{n}.nq"
+            path.write_text("".join(part), encoding="utf-8")
+            written.append(path)
+            yield path
+
+    seen = []
+    assert store.replace_all_nquads(fill, before_publish=lambda view: seen.append(len(view))) \
+        == len(graph_quads)
+    assert seen == [len(graph_quads)]
+    assert set(store.quads()) == set(graph_quads)
+    assert not any(path.exists() for path in written)  # each file goes once it is loaded
+    assert store.replace_all_nquads([lines[0].encode(), lines[1].encode()], count=False) is None
+    assert set(store.quads()) == set(graph_quads[:2])
+
+
+def test_bad_nquads_are_a_store_error_and_keep_the_graph(store, graph_quads):
+    store.replace_all(graph_quads)
+    with pytest.raises(StoreError, match="cannot load N-Quads"):
+        store.replace_all_nquads([b"<not an iri> <p> <o> .\n"])
+    assert set(store.quads()) == set(graph_quads)
+
+
+def test_dump_graph_writes_one_graph_as_n_triples(store, graph_quads, tmp_path):
+    from pyoxigraph import RdfFormat, parse
+
+    store.replace_all(graph_quads)
+    for name, graph in (("", DefaultGraph()), (PROVENANCE, NamedNode(PROVENANCE))):
+        out = tmp_path / "graph.nt"
+        store.dump_graph(out, name)
+        dumped = {q.triple for q in parse(path=str(out), format=RdfFormat.N_TRIPLES)}
+        assert dumped == {q.triple for q in graph_quads if q.graph_name == graph}

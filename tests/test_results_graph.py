@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from graph.build.incremental import add_papers, remove_paper
 from graph.extractors.metric_direction import higher_is_better
-from graph.incremental import add_papers, remove_paper
 from graph.model import Mention, Paper, PaperExtraction, Result
 from graph.store import EmbeddedStore
 from graph.vocab import PKG, result_iri

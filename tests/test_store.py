@@ -13,10 +13,12 @@ from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad, QueryBoolean
 from rdf_corpus import BASE, PKG, make_corpus
 
 from graph.build import build
+from graph.build.incremental import remove_paper
+from graph.build.update import replace_paper
 from graph.errors import QueryError, StoreError
-from graph.vocab import paper_iri, provenance_graph
 from graph.rdf import corpus_quads, entity_quads, paper_quads
 from graph.store import DEFAULT_GRAPH, EmbeddedStore, Store, open_store
+from graph.vocab import paper_iri, provenance_graph
 
 ROOT = Path(__file__).resolve().parent.parent
 NO_TAXONOMY = "/nonexistent/taxonomy.ttl"
@@ -112,7 +114,7 @@ def test_generation_changes_with_content(tmp_path, quads):
     second = store.generation()
     store.add_quads([marker(1)])
     third = store.generation()
-    store.remove_paper(KEY_B)
+    remove_paper(store, KEY_B)
     assert len({first, second, third, store.generation()}) == 4
     memory = open_store(":memory:")
     before = memory.generation()
@@ -272,8 +274,8 @@ def test_closed_store(tmp_path):
 def test_remove_paper(tmp_path, quads, location):
     store = open_store(location if location == ":memory:" else str(tmp_path / "s"))
     store.replace_all(quads)
-    assert store.remove_paper(KEY_A) is True
-    assert store.remove_paper(KEY_A) is False
+    assert remove_paper(store, KEY_A) is True
+    assert remove_paper(store, KEY_A) is False
     left = set(store.quads())
     # nothing of paper A is left: no facts, claims, results, annotations
     assert not any(KEY_A in q.subject.value or KEY_A in q.object.value for q in left)
@@ -319,7 +321,7 @@ def test_replace_graph_of_adds_back(tmp_path, quads):
     for ref in corpus.links[KEY_A]:
         if ref:
             new += entity_quads(corpus.entities[ref])
-    store.replace_graph_of(paper_iri(BASE, KEY_A), new)
+    replace_paper(store, paper_iri(BASE, KEY_A), new, base=BASE)
     # support recounted from the links, whatever the new quads said
     assert _unshared(store.quads()) == _unshared(quads)
     domain_support = Quad(NamedNode(BASE + "domain/machine-learning"),
@@ -329,7 +331,7 @@ def test_replace_graph_of_adds_back(tmp_path, quads):
     # replacing again with the same quads changes nothing but the generation
     before = store.generation()
     content = set(store.quads())
-    store.replace_graph_of(paper_iri(BASE, KEY_A), new)
+    replace_paper(store, paper_iri(BASE, KEY_A), new, base=BASE)
     assert set(store.quads()) == content
     assert store.generation() != before
 
@@ -344,14 +346,14 @@ def test_url_opens_the_remote_backend(monkeypatch):
     import types
 
     opened = []
-    fake = types.ModuleType("graph.store_remote")
+    fake = types.ModuleType("graph.store.remote")
 
     class RemoteStore:
         def __init__(self, location):
             opened.append(location)
 
     fake.RemoteStore = RemoteStore
-    monkeypatch.setitem(sys.modules, "graph.store_remote", fake)
+    monkeypatch.setitem(sys.modules, "graph.store.remote", fake)
     store = open_store("http://127.0.0.1:7878/")
     assert isinstance(store, RemoteStore)
     assert opened == ["http://127.0.0.1:7878/"]
@@ -443,7 +445,7 @@ def test_files_a_generator_yields_load_on_a_second_thread_as_it_goes(tmp_path, q
                                                                     monkeypatch):
     import threading
 
-    import graph.store as store_module
+    import graph.store.bulk as store_module
 
     loaded: list[tuple[str, str]] = []
     first_loaded = threading.Event()
@@ -488,7 +490,7 @@ def test_loading_checks_each_iri_unless_asked_to_trust_the_text(tmp_path, locati
 
 
 def test_a_build_loads_its_own_text_leniently(tmp_path, monkeypatch):
-    import graph.store as store_module
+    import graph.store.bulk as store_module
 
     flags: list[bool] = []
     real_load = store_module._bulk_load
@@ -573,7 +575,7 @@ def test_nquads_files_roll_over_at_the_line_limit(tmp_path, quads):
 
 
 def test_support_deltas_count_papers_not_links():
-    from graph.store import support_deltas
+    from graph.build.update import support_deltas
 
     before = {"a": {"x", "y"}}
     after = {"a": {"y", "z"}, "b": {"z"}}
@@ -584,7 +586,7 @@ def test_support_deltas_count_papers_not_links():
 def test_adjust_support_moves_the_stored_counts():
     import pyoxigraph
 
-    from graph.store import adjust_support
+    from graph.build.update import adjust_support
 
     support = NamedNode(PKG + "support")
     xsd_integer = NamedNode("http://www.w3.org/2001/XMLSchema#integer")

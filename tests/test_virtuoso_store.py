@@ -9,11 +9,11 @@ import shutil
 import pytest
 from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad, RdfFormat, parse
 
+from graph.build.incremental import add_papers, remove_paper
 from graph.errors import StoreError
-from graph.incremental import add_papers, remove_paper
-from graph.vocab import PKG, provenance_graph
 from graph.store import open_store
-from graph.store_virtuoso import VirtuosoStore
+from graph.store.virtuoso import VirtuosoStore
+from graph.vocab import PKG, provenance_graph
 from tests.scale.graphs import BASE, corpus_quads, five_papers, two_papers
 
 pytestmark = pytest.mark.remote

@@ -1,0 +1,396 @@
+"""The embedded store: an Oxigraph database on disk (the default store), or in memory.
+
+On disk a store is a symlink to one *generation*, a complete Oxigraph database:
+
+    .paperkg/store -> store.d/<generation>/
+
+Every write makes a new generation beside the current one and switches the symlink with
+`os.replace`, so a failure or a kill at any point leaves the previous store readable and
+unchanged, and readers (the web server, opened with `read_only=True`) never see a half-written
+database. `generation()` reads the link from disk, so a reader can tell that the store changed
+and reopen (`refresh()`).
+
+A build loads with `replace_all_nquads`: the N-Quads files are written inside the new
+generation's folder and bulk loaded by Oxigraph (no Python object per quad); a change
+(`update`, `add_quads`) runs in one transaction on a backup of the current
+generation, which RocksDB makes by hard-linking its files: its cost grows with the number of
+files, not with the size of the graph.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import shutil
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import IO
+
+import pyoxigraph
+from pyoxigraph import DefaultGraph, NamedNode, Quad, RdfFormat
+
+from graph.errors import QueryError, StoreError
+from graph.store.bulk import load_nquads
+from graph.store.protocol import DEFAULT_GRAPH, NQuadsSource, QueryResult, Store
+
+MEMORY = ":memory:"
+
+
+def _graph_term(name: str) -> NamedNode | DefaultGraph:
+    return DefaultGraph() if name == DEFAULT_GRAPH else NamedNode(name)
+
+
+def _error(path: str | os.PathLike, action: str, exc: BaseException) -> StoreError:
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
+        reason = "no space left on the device"
+    return StoreError(f"cannot {action} the store at {path}: {reason}")
+
+
+class EmbeddedStore:
+    """An Oxigraph database in a folder (generations behind a symlink), or in memory.
+
+    A published generation is never opened for writing: the writer, like every reader, reads
+    it through `pyoxigraph.Store.read_only`, and each write makes a new generation (a hard-link
+    backup of the current one, changed in one transaction, or a fresh bulk load) and switches to
+    it. So a reader never opens a database another process is writing, which Oxigraph leaves
+    undefined, and a crash at any point leaves the last published generation as it was.
+    The generation replaced last is kept until the next switch, for readers that still use it.
+    """
+
+    def __init__(self, location: str, *, read_only: bool = False) -> None:
+        self.location = location
+        self.read_only = read_only
+        self._lock: IO[bytes] | None = None
+        self._memory_generation = 0
+        self._store: pyoxigraph.Store | None = None
+        self._opened = ""
+        if location == MEMORY:
+            self._store = pyoxigraph.Store()
+            self._opened = self.generation()
+            return
+        self._path = Path(location)
+        self._generations = self._path.with_name(self._path.name + ".d")
+        if not read_only:
+            self._prepare_writer()
+        self._open_current()
+
+    # -- opening ------------------------------------------------------------------------------
+
+    def _open_current(self) -> None:
+        if not self._path.exists():
+            raise StoreError(
+                f"no store at {self.location}: build one first (`paperkg build`), "
+                "or name it with --store or $PAPERKG_STORE"
+            )
+        for attempt in range(3):
+            # A build may switch generations between resolving the link and opening it.
+            opened = self.generation()
+            try:
+                self._store = pyoxigraph.Store.read_only(str(self._path.resolve()))
+                break
+            except (OSError, RuntimeError) as exc:
+                if attempt == 2 or not self._path.exists():
+                    raise _error(self.location, "read", exc) from None
+        self._opened = opened
+
+    def _prepare_writer(self) -> None:
+        try:
+            self._generations.mkdir(parents=True, exist_ok=True)
+            self._lock = open(self._generations / "writer.lock", "wb")
+        except OSError as exc:
+            raise _error(self.location, "create", exc) from None
+        try:
+            fcntl.flock(self._lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._release_lock()
+            raise StoreError(
+                f"the store at {self.location} is being written by another process"
+            ) from None
+        try:
+            if not os.path.lexists(self._path):
+                self._publish(lambda folder: pyoxigraph.Store(folder).flush())
+            elif not self._path.exists():
+                raise StoreError(f"the store at {self.location} is a broken link")
+            else:
+                self._remove_stale_generations(keep_previous=True)
+        except OSError as exc:
+            self._release_lock()
+            raise _error(self.location, "create", exc) from None
+        except StoreError:
+            self._release_lock()
+            raise
+
+    def _release_lock(self) -> None:
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+    # -- generations --------------------------------------------------------------------------
+
+    def _current_name(self) -> str | None:
+        """The generation the symlink points to; None for a plain folder (made elsewhere)."""
+        if self._path.is_symlink():
+            return Path(os.readlink(self._path)).name
+        return None
+
+    def generation(self) -> str:
+        """An id of the store's content on disk now; it changes whenever the content does."""
+        if self.location == MEMORY:
+            return f"memory-{self._memory_generation}"
+        try:
+            name = self._current_name()
+            if name is None:
+                stat = self._path.stat()
+                name = f"folder-{stat.st_ino:x}-{stat.st_mtime_ns:x}"
+        except OSError as exc:
+            raise _error(self.location, "read", exc) from None
+        return name
+
+    def refresh(self) -> bool:
+        """Reopen when the store on disk changed since this object opened it; True if so."""
+        if self.location == MEMORY or self.generation() == self._opened:
+            return False
+        self._store = None
+        self._open_current()
+        return True
+
+    def _publish(self, fill: Callable[[str], None]) -> None:
+        """Make a new generation with `fill(folder)` and switch the store to it."""
+        generation = f"{time.time_ns():016x}-{uuid.uuid4().hex[:8]}"
+        folder = self._generations / generation
+        try:
+            fill(str(folder))
+            if os.path.lexists(self._path) and self._current_name() is None:
+                self._adopt_folder()
+            link = self._path.with_name(f".{self._path.name}.{generation}.link")
+            os.symlink(os.path.join(self._generations.name, generation), link)
+            try:
+                os.replace(link, self._path)
+            except OSError:
+                os.unlink(link)
+                raise
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        self._store = None
+        self._remove_stale_generations(keep_previous=True)
+
+    def _adopt_folder(self) -> None:
+        """Move a plain store folder (made by `oxigraph load`, say) under store.d/ so the
+        symlink can take its place. Readers opening in this instant find no store."""
+        self._store = None
+        os.rename(self._path, self._generations / f"{time.time_ns():016x}-adopted")
+
+    def _remove_stale_generations(self, *, keep_previous: bool) -> None:
+        """Generations no link points to (replaced, or left by a failed or killed write),
+        except the newest replaced one when `keep_previous`."""
+        current = self._current_name()
+        others = sorted(
+            (entry for entry in self._generations.iterdir()
+             if entry.is_dir() and entry.name != current),
+            key=lambda entry: entry.name,
+        )
+        if keep_previous and others:
+            others.pop()
+        for entry in others:
+            shutil.rmtree(entry, ignore_errors=True)
+        for entry in self._path.parent.glob(f".{self._path.name}.*.link"):
+            entry.unlink(missing_ok=True)
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def _db(self) -> pyoxigraph.Store:
+        if self._store is None:
+            raise StoreError(f"the store at {self.location} is closed")
+        return self._store
+
+    def query(
+        self,
+        sparql: str,
+        *,
+        default_graph: list[str] | None = None,
+        named_graphs: list[str] | None = None,
+        union_default_graph: bool = False,
+    ) -> QueryResult:
+        """Run a SPARQL 1.1 query. Graph names are IRIs; DEFAULT_GRAPH ("") is the default graph."""
+        kwargs: dict = {"use_default_graph_as_union": union_default_graph}
+        if default_graph is not None:
+            kwargs["default_graph"] = [_graph_term(name) for name in default_graph]
+        if named_graphs is not None:
+            kwargs["named_graphs"] = [NamedNode(name) for name in named_graphs]
+        try:
+            return self._db().query(sparql, **kwargs)
+        except SyntaxError as exc:
+            raise QueryError(f"invalid SPARQL query: {exc}") from None
+        except ValueError as exc:
+            raise QueryError(str(exc)) from None
+        except OSError as exc:
+            raise _error(self.location, "query", exc) from None
+
+    def quads(self, graph: str | None = None) -> Iterator[Quad]:
+        """Every quad (None), the default graph's (DEFAULT_GRAPH, ""), or one named graph's."""
+        graph_term = None if graph is None else _graph_term(graph)
+        try:
+            return iter(self._db().quads_for_pattern(None, None, None, graph_term))
+        except OSError as exc:
+            raise _error(self.location, "read", exc) from None
+
+    def named_graphs(self) -> list[str]:
+        return sorted(g.value for g in self._db().named_graphs() if isinstance(g, NamedNode))
+
+    def __len__(self) -> int:
+        return len(self._db())
+
+    # -- writing ------------------------------------------------------------------------------
+
+    def _write(self, fill: Callable[[str], None], change: Callable[[pyoxigraph.Store], None]
+               ) -> None:
+        """On disk: publish a new generation; in memory: `change` the store in place."""
+        if self.read_only:
+            raise StoreError(f"the store at {self.location} was opened read-only")
+        db = self._db()
+        try:
+            if self.location == MEMORY:
+                change(db)
+                self._memory_generation += 1
+                return
+            self._publish(fill)
+            self._open_current()
+        except OSError as exc:
+            raise _error(self.location, "write", exc) from None
+
+    def replace_all(self, quads: Iterable[Quad]) -> None:
+        """Make `quads` the whole content, atomically: all of them or the previous store."""
+        if self.location == MEMORY and not self.read_only:
+            fresh = pyoxigraph.Store()
+            try:
+                fresh.bulk_extend(quads)
+            except OSError as exc:
+                raise _error(self.location, "write", exc) from None
+            self._store = fresh
+            self._memory_generation += 1
+            return
+
+        def fill(folder: str) -> None:
+            fresh = pyoxigraph.Store(folder)
+            fresh.bulk_extend(quads)
+            fresh.flush()
+
+        self._write(fill, lambda db: None)
+
+    def replace_all_nquads(
+        self,
+        source: NQuadsSource,
+        *,
+        count: bool = True,
+        before_publish: Callable[[Store], None] | None = None,
+        lenient: bool = False,
+    ) -> int | None:
+        """Make the N-Quads in `source` the whole content, atomically; returns the quad count
+        (None with `count=False`, which saves a scan of the whole store).
+
+        `before_publish(view)`, if given, runs on the loaded graph (a read-only EmbeddedStore
+        of it) before the store switches to it: an error there leaves the store as it was.
+
+        `source` is a list of documents (bytes) and files (paths), or a function that writes
+        N-Quads files into the folder it is given and returns their paths: on disk that folder
+        is the new generation itself, so the text never needs to be held in memory, and the
+        files go once they are loaded (or with the generation, if the load fails). Files are
+        bulk loaded by Oxigraph, parsed and indexed without a Python object per quad; the files
+        of a function are loaded on a second thread as it yields them, so a function that is
+        a generator goes on working while they load.
+
+        `lenient` skips Oxigraph's check of each IRI while parsing (about a fifth of the load's
+        time: bench/bench_build.py's load stage): only for text `graph.rdf` wrote, whose IRIs
+        were checked as they were made.
+        """
+        def load(db: pyoxigraph.Store, folder: Path | None) -> None:
+            load_nquads(db, source, folder, self.location, lenient)
+
+        if self.location == MEMORY and not self.read_only:
+            fresh = pyoxigraph.Store()
+            try:
+                load(fresh, None)
+            except OSError as exc:
+                raise _error(self.location, "write", exc) from None
+            if before_publish is not None:
+                view = EmbeddedStore(MEMORY)
+                view._store, view.read_only = fresh, True
+                before_publish(view)
+            self._store = fresh
+            self._memory_generation += 1
+            return len(fresh) if count else None
+
+        def fill(folder: str) -> None:
+            os.makedirs(folder)
+            fresh = pyoxigraph.Store(folder)
+            load(fresh, Path(folder))
+            fresh.flush()
+            if before_publish is not None:
+                del fresh  # closed, so the folder opens read-only like any reader's
+                view = EmbeddedStore(folder, read_only=True)
+                try:
+                    before_publish(view)
+                finally:
+                    view.close()
+
+        self._write(fill, lambda db: None)
+        return len(self._db()) if count else None
+
+    def dump_graph(self, output: str | os.PathLike, graph: str = DEFAULT_GRAPH) -> None:
+        """Write one graph's triples to the file `output` as N-Triples (store order).
+
+        An OSError (the output's disk full, say) is the caller's to word: it concerns the
+        output far more often than the store."""
+        self._db().dump(os.fspath(output), format=RdfFormat.N_TRIPLES,
+                        from_graph=_graph_term(graph))
+
+    def update(self, sparql: str) -> None:
+        """Run a SPARQL Update request as one write: one transaction, one new generation."""
+        if not sparql.strip():
+            return
+
+        def change(db: pyoxigraph.Store) -> None:
+            try:
+                db.update(sparql)
+            except SyntaxError as exc:
+                raise QueryError(f"invalid SPARQL update: {exc}") from None
+
+        self._write(self._changed_copy(change), change)
+
+    def _changed_copy(self, change: Callable[[pyoxigraph.Store], None]) -> Callable[[str], None]:
+        def fill(folder: str) -> None:
+            # A backup beside the current generation shares its files by hard links.
+            self._db().backup(folder)
+            copy = pyoxigraph.Store(folder)
+            change(copy)
+            copy.flush()
+
+        return fill
+
+    def add_quads(self, quads: Iterable[Quad]) -> None:
+        """Add quads in one transaction."""
+        batch = list(quads)
+
+        def change(db: pyoxigraph.Store) -> None:
+            db.extend(batch)
+
+        self._write(self._changed_copy(change), change)
+
+    def close(self) -> None:
+        self._store = None
+        self._release_lock()
+
+    def __enter__(self) -> EmbeddedStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        mode = "read-only" if self.read_only else "read-write"
+        return f"<EmbeddedStore {self.location} {mode}>"
