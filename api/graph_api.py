@@ -27,8 +27,19 @@ from api.errors import ApiError
 from graph import lookup, search_index
 from graph.errors import StoreError
 from graph.index_graph import IndexGraph
-from graph.vocab import DCTERMS, PKG, PREFIXES, RDFS, SCHEMA, SKOS, paper_key_of
-from graph.store_graph import ENTITY_TYPES, LINKS, NODE_TYPES, StoreGraph, node_id, node_iri
+from graph.vocab import (
+    CONCEPT_TYPES,
+    DCTERMS,
+    LINKS,
+    NODE_TYPES,
+    PKG,
+    PREFIXES,
+    RDFS,
+    SCHEMA,
+    SKOS,
+    paper_key_of,
+)
+from graph.store_graph import StoreGraph, node_id, node_iri
 
 bp = Blueprint("graph", __name__)
 
@@ -330,9 +341,9 @@ def _claims(facts: dict[str, dict[str, list[Any]]], refs: _Refs) -> list[dict[st
 @bp.get("/api/entities")
 def entities() -> Response:
     kind = request.args.get("type", "").strip() or None
-    if kind is not None and kind not in ENTITY_TYPES:
+    if kind is not None and kind not in CONCEPT_TYPES:
         raise ApiError(400, f"parameter 'type': unknown entity type {kind!r}; known types: "
-                       f"{', '.join(ENTITY_TYPES)}")
+                       f"{', '.join(CONCEPT_TYPES)}")
     q = request.args.get("q", "").strip()
     limit = _int_param("limit", 50, 1, 1000)
     total, found = _index().entities(kind, q, limit)
@@ -341,8 +352,8 @@ def entities() -> Response:
 
 @bp.get("/api/entities/<type_>/<slug>")
 def entity(type_: str, slug: str) -> Response:
-    if type_ not in ENTITY_TYPES:
-        raise ApiError(404, f"no entity type {type_!r}; types: {', '.join(ENTITY_TYPES)}")
+    if type_ not in CONCEPT_TYPES:
+        raise ApiError(404, f"no entity type {type_!r}; types: {', '.join(CONCEPT_TYPES)}")
     graph = _graph()
     iri = _iri(type_, slug)
     node = _guard(graph.describe, [iri]).get(iri)

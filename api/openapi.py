@@ -12,7 +12,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, jsonify
 
 import graph
-from graph.network import ENTITY_TYPES, LINKS, NODE_TYPES
+from graph.vocab import CONCEPT_TYPES, LINKS, NODE_TYPES
 
 bp = Blueprint("openapi", __name__)
 
@@ -145,7 +145,7 @@ OPERATIONS: dict[str, dict[str, Any]] = {
                       **_errors(404, 429)}}},
     "/api/entities": {"get": {
         "tags": ["graph"], "summary": "Entities by support",
-        "parameters": [_param("type", {"type": "string", "enum": list(ENTITY_TYPES)},
+        "parameters": [_param("type", {"type": "string", "enum": list(CONCEPT_TYPES)},
                               "entity type"),
                        _param("q", STR, "text in the label or an alias"),
                        _param("limit", {"type": "integer", "minimum": 1, "maximum": 1000},
@@ -158,7 +158,7 @@ OPERATIONS: dict[str, dict[str, Any]] = {
     "/api/entities/{type_}/{slug}": {"get": {
         "tags": ["graph"], "summary": "One entity with its papers, aliases and co-occurring "
         "entities",
-        "parameters": [_param("type_", {"type": "string", "enum": list(ENTITY_TYPES)},
+        "parameters": [_param("type_", {"type": "string", "enum": list(CONCEPT_TYPES)},
                               "entity type", where="path"),
                        _param("slug", STR, "entity slug", where="path")],
         "responses": {"200": _json({"allOf": [_ref("Entity"), {"type": "object", "properties": {

@@ -18,8 +18,9 @@ from pathlib import Path
 import numpy as np
 
 from graph.errors import InputError
+from graph.paths import MODELS
 
-DEFAULT_PATH = Path(__file__).resolve().parent.parent / "data" / "models" / "areas.json.gz"
+DEFAULT_PATH = MODELS / "areas.json.gz"
 FORMAT = "paperkg-areas/1"
 #: sklearn's default token pattern, which the vectorizer was trained with
 _TOKEN = re.compile(r"(?u)\b\w\w+\b")

@@ -24,9 +24,10 @@ from pathlib import Path
 from graph.errors import InputError
 from graph.model import ENTITY_TYPES, Mention
 from graph.name_forms import singular
+from graph.paths import DATA_DIR
 from graph.slug import label_key
 
-DEFAULT_PATH = Path(__file__).resolve().parent.parent / "data" / "generic.tsv"
+DEFAULT_PATH = DATA_DIR / "generic.tsv"
 #: venue groups of the table, in its column order
 GROUPS: tuple[str, ...] = ("neurips", "icml", "cvpr", "acl", "aaai")
 _VENUE_GROUP = {"neurips": "neurips", "nips": "neurips", "icml": "icml", "cvpr": "cvpr",

@@ -47,8 +47,10 @@ from graph import nlp as nlp_loader
 from graph.errors import StoreError
 from graph.model import ENTITY_TYPES, Entity, Mention, Paper, PaperExtraction, ResolvedCorpus
 from graph.vocab import (
+    CLASSES,
     DCTERMS,
     DEFAULT_BASE,
+    LINK_OF_TYPE,
     PKG,
     RDFS,
     SCHEMA,
@@ -64,9 +66,9 @@ RECORD_PREDICATES = frozenset(
 )
 _SUPPORT = PKG + "support"
 _SKOS_BROADER = "http://www.w3.org/2004/02/skos/core#broader"
-_IN_DOMAIN = PKG + "inDomain"
-_PAPER_CLASS = PKG + "Paper"
-_CLASS_TYPE = {f"{PKG}{t.capitalize()}": t for t in ENTITY_TYPES}
+_IN_DOMAIN = PKG + LINK_OF_TYPE["domain"]
+_PAPER_CLASS = PKG + CLASSES["paper"]
+_CLASS_TYPE = {PKG + CLASSES[t]: t for t in ENTITY_TYPES}
 
 Extract = Callable[[Sequence[Paper]], list[PaperExtraction]]
 

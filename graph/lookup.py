@@ -24,11 +24,9 @@ from typing import Any
 from pyoxigraph import NamedNode
 
 from graph.errors import PaperkgError
-from graph.vocab import DCTERMS, PKG, RDFS, SKOS, paper_iri
+from graph.vocab import DCTERMS, NODE_TYPES, PKG, RDFS, SKOS, paper_iri
 from graph.slug import label_key
 
-#: node types whose IRIs are base + "type/slug"
-NODE_TYPES = ("paper", "method", "dataset", "model", "task", "metric", "domain")
 #: (property, prefixes users put before the id) of the paper identifiers a name may be
 _SCHEMES = (
     (PKG + "doi", ("https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "doi:")),

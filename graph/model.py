@@ -13,11 +13,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-#: Entity classes that the resolver merges across the corpus (IRIs id/{type}/{slug}).
-ENTITY_TYPES: tuple[str, ...] = ("method", "dataset", "model", "task", "metric")
-#: Every mention type an extractor may emit.
-MENTION_TYPES: tuple[str, ...] = ENTITY_TYPES + ("domain", "claim")
-CLAIM_KINDS: tuple[str, ...] = ("empirical", "theoretical", "contribution")
+from graph.vocab import CLAIM_KINDS, CONCEPT_TYPES, ENTITY_TYPES
+
+__all__ = [
+    "CLAIM_KINDS", "ENTITY_TYPES", "MENTION_TYPES", "Entity", "Mention", "Paper",
+    "PaperExtraction", "ResolvedCorpus", "Result",
+]
+
+#: Every mention type an extractor may emit: the concept types and claims.
+MENTION_TYPES: tuple[str, ...] = CONCEPT_TYPES + ("claim",)
 
 
 @dataclass(frozen=True, slots=True)

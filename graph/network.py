@@ -27,20 +27,26 @@ from typing import Any
 
 import networkx as nx
 
-from graph.vocab import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
 from graph.slug import label_key
 from graph.store_graph import (  # noqa: F401 - re-exported for the projection's callers
-    CLASS_TYPES,
-    ENTITY_TYPES,
-    LINKS,
-    NODE_TYPES,
     UnknownNode,
     node_id,
     node_iri,
 )
+from graph.vocab import (  # noqa: F401 - re-exported for the projection's callers
+    CLASS_TYPES,
+    CONCEPT_TYPES,
+    DCTERMS,
+    DEFAULT_BASE,
+    LINKS,
+    NODE_TYPES,
+    PKG,
+    RDFS,
+    SKOS,
+)
 
-# The graph's vocabulary and ids are graph.store_graph's, which answers the same questions
-# from the store without this in-memory projection.
+# The graph's ids are graph.store_graph's, which answers the same questions from the store
+# without this in-memory projection.
 _CLASS_TYPES = CLASS_TYPES
 
 
@@ -111,7 +117,7 @@ SELECT ?p ?r ?e WHERE {{ VALUES ?r {{ {links} }} ?p ?r ?e . FILTER(isIRI(?e)) }}
         if target not in graph:
             # An entity the store links to but does not describe: typed by its IRI.
             kind = target.split("/", 1)[0]
-            graph.add_node(target, iri=entity, type=kind if kind in ENTITY_TYPES else "entity",
+            graph.add_node(target, iri=entity, type=kind if kind in CONCEPT_TYPES else "entity",
                            label=target.rsplit("/", 1)[-1], support=None, aliases=[])
         name = str(relation)[len(PKG):]
         if graph.has_edge(source, target):

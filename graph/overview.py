@@ -18,13 +18,10 @@ import networkx as nx
 from pyvis.network import Network
 
 from graph import viz
-from graph.vocab import DEFAULT_BASE, PKG
+from graph.vocab import CLASSES, CONCEPT_TYPES, DEFAULT_BASE, LINKS, PKG
 
-#: Entity classes the overview draws, with their type names.
-ENTITY_CLASSES = {"Method": "method", "Dataset": "dataset", "Model": "model", "Task": "task",
-                  "Metric": "metric", "Domain": "domain"}
-LINKS = ("proposes", "usesMethod", "usesDataset", "usesModel", "addressesTask",
-         "reportsMetric", "inDomain")
+#: Classes the overview draws (local names under pkg:), with their type names.
+ENTITY_CLASSES = {CLASSES[type_]: type_ for type_ in CONCEPT_TYPES}
 SEED = 7
 #: Community colours (Tableau 10 and its light variants); communities beyond them are grey.
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1",

@@ -9,4 +9,6 @@ ONTOLOGY = DATA_DIR / "ontology.ttl"
 SHAPES = DATA_DIR / "shapes.ttl"
 TAXONOMY = DATA_DIR / "taxonomy.ttl"
 LEXICONS = DATA_DIR / "lexicons"
+#: trained models (data/models/*.md says how each is made)
+MODELS = DATA_DIR / "models"
 DEFAULT_EXPORTS = Path("exports")

@@ -18,7 +18,7 @@ from dataclasses import replace
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from pathlib import Path
 
-from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad, RdfFormat, Store, parse
+from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad, RdfFormat, parse
 
 from graph.metric_direction import higher_is_better
 from graph.model import (
@@ -30,6 +30,10 @@ from graph.model import (
     ResolvedCorpus,
 )
 from graph.model import Result as ResultRecord
+from graph.paths import TAXONOMY
+from graph.slug import label_key, slugify
+from graph.taxonomy import taxonomy_quads
+from graph.text_clean import collapse
 from graph.vocab import (
     DCTERMS,
     DEFAULT_BASE,
@@ -48,13 +52,10 @@ from graph.vocab import (
     extractor_iri,
     paper_iri,
     provenance_graph,
-    rebase,
     result_iri,
 )
-from graph.slug import label_key, slugify
-from graph.text_clean import collapse
 
-TAXONOMY_PATH = Path(__file__).resolve().parent.parent / "data" / "taxonomy.ttl"
+TAXONOMY_PATH = TAXONOMY
 #: Words of the abstract that label a paper with neither title nor named contribution.
 LABEL_WORDS = 8
 
@@ -320,33 +321,6 @@ def _parse(lines: Iterable[str]) -> list[Quad]:
 
 
 # -- taxonomy ---------------------------------------------------------------------------------
-
-
-def taxonomy_quads(path: str | Path | None = None, *, base: str = DEFAULT_BASE) -> list[Quad]:
-    """data/taxonomy.ttl in the default graph, its `id/domain/…` IRIs moved under `base`.
-
-    A missing file gives no quads (the build still links domains, without labels from it).
-    """
-    source = Path(path) if path is not None else TAXONOMY_PATH
-    if not source.exists():
-        return []
-    stat = source.stat()
-    return list(_load_taxonomy(str(source), stat.st_mtime_ns, stat.st_size, base))
-
-
-@functools.lru_cache(maxsize=8)
-def _load_taxonomy(path: str, mtime_ns: int, size: int, base: str) -> tuple[Quad, ...]:
-    # Through a store, so the literals take the canonical form a store would give them.
-    store = Store()
-    with open(path, "rb") as handle:
-        for quad in parse(handle, format=RdfFormat.TURTLE, base_iri=DEFAULT_BASE):
-            subject, obj = quad.subject, quad.object
-            if isinstance(subject, NamedNode):
-                subject = NamedNode(rebase(subject.value, base))
-            if isinstance(obj, NamedNode):
-                obj = NamedNode(rebase(obj.value, base))
-            store.add(Quad(subject, quad.predicate, obj, DEFAULT))
-    return tuple(store)
 
 
 def domain_quads(

@@ -13,12 +13,12 @@ from typing import Any
 from pyoxigraph import DefaultGraph, NamedNode, Quad
 
 from graph.model import Entity, PaperExtraction, ResolvedCorpus
-from graph.vocab import PKG, PREFIXES, RDF
-from graph.rdf import LINK_PREDICATE, PROPOSES, paper_label
+from graph.rdf import paper_label
+from graph.vocab import LINK_IRIS, MAKES_CLAIM, PKG, PREFIXES, RDF
 
 _TYPE = RDF + "type"
 _CLAIM_KIND = PKG + "claimKind"
-_LINKS = {p.value for p in LINK_PREDICATE.values()} | {PROPOSES.value, PKG + "makesClaim"}
+_LINKS = LINK_IRIS | {PKG + MAKES_CLAIM}
 
 
 def curie(iri: str) -> str:

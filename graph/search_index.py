@@ -33,10 +33,19 @@ from pathlib import Path
 from typing import Any
 
 from graph.errors import PaperkgError, StoreError
-from graph.vocab import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
+from graph.vocab import (
+    CLASS_TYPES,
+    CONCEPT_TYPES,
+    DCTERMS,
+    DEFAULT_BASE,
+    LINKS,
+    PKG,
+    RDFS,
+    SKOS,
+)
 from graph.search_queries import SearchIndex
 from graph.slug import label_key
-from graph.store_graph import CLASS_TYPES, ENTITY_TYPES, LINKS, node_id
+from graph.store_graph import node_id
 
 SCHEMA_VERSION = "4"
 _SEPARATORS = re.compile(r"[\s\-_/]+")
@@ -175,7 +184,7 @@ FROM chosen AS c""")
         key = node_id(iri, base)
         if kind is None:
             prefix = key.split("/", 1)[0]
-            kind = prefix if prefix in ENTITY_TYPES else "entity"
+            kind = prefix if prefix in CONCEPT_TYPES else "entity"
         name = title or label or pref or key.rsplit("/", 1)[-1]
         if kind == "paper":
             count = out_degree

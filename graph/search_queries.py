@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from graph.slug import label_key
+from graph.vocab import CONCEPT_TYPES
 
 KINDS = ("exact", "prefix", "word", "substring")
-ENTITY_TYPES = ("method", "dataset", "model", "task", "metric", "domain")
 _SEPARATORS = re.compile(r"[\s\-_/]+")
 
 # The kind of the best match of :q in one name column, and in the "\n"-delimited aliases.
@@ -125,7 +125,7 @@ WHERE names.key = ? ORDER BY nodes.support DESC, nodes.id LIMIT 1""",
                  ) -> tuple[int, list[dict[str, Any]]]:
         """Entities (of one type, or all) whose label or an alias holds `q`, by support."""
         params: dict[str, Any] = {"limit": limit}
-        where = self._types([kind] if kind else list(ENTITY_TYPES), params)
+        where = self._types([kind] if kind else list(CONCEPT_TYPES), params)
         if not q:  # the nodes table's (type, support, label, id) index, then their aliases
             db = self._db()
             total = db.execute(f"SELECT COUNT(*) FROM nodes WHERE {where}", params).fetchone()[0]

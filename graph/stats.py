@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from graph.vocab import PKG
+from graph.vocab import CLASSES, CONCEPT_TYPES, PKG
 from graph.store import open_store
 
-_CLASSES = ("Paper", "Method", "Dataset", "Model", "Task", "Metric", "Domain", "Claim", "Result")
+_CLASSES = tuple(CLASSES.values())
 #: entity classes `top_entities` ranks
-ENTITY_CLASSES = ("Method", "Dataset", "Model", "Task", "Metric", "Domain")
+ENTITY_CLASSES = tuple(CLASSES[type_] for type_ in CONCEPT_TYPES)
 _RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 _SKOS_PREF = "http://www.w3.org/2004/02/skos/core#prefLabel"
 

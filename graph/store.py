@@ -45,7 +45,19 @@ from pyoxigraph import (
 )
 
 from graph.errors import QueryError, StoreError
-from graph.vocab import DEFAULT_BASE, OA, PKG, paper_iri
+from graph.vocab import (
+    CLASSES,
+    DEFAULT_BASE,
+    ENTITY_TYPES,
+    HAS_RESULT,
+    LINK_IRIS,
+    LINKS,
+    MAKES_CLAIM,
+    OA,
+    PKG,
+    SUPPORT,
+    paper_iri,
+)
 
 STORE_ENV = "PAPERKG_STORE"
 DIALECT_ENV = "PAPERKG_STORE_DIALECT"
@@ -56,18 +68,15 @@ DEFAULT_GRAPH = ""
 
 QueryResult = QuerySolutions | QueryBoolean | QueryTriples
 
-_MAKES_CLAIM = NamedNode(PKG + "makesClaim")
-_RESULT = NamedNode(PKG + "result")
-_SUPPORT = NamedNode(PKG + "support")
+_MAKES_CLAIM = NamedNode(PKG + MAKES_CLAIM)
+_RESULT = NamedNode(PKG + HAS_RESULT)
+_SUPPORT = NamedNode(PKG + SUPPORT)
 _HAS_SOURCE = NamedNode(OA + "hasSource")
 _HAS_TARGET = NamedNode(OA + "hasTarget")
 _HAS_SELECTOR = NamedNode(OA + "hasSelector")
-_ENTITY_CLASSES = ("Method", "Dataset", "Model", "Task", "Metric")
-#: Paper -> entity links; the support of an entity is the number of papers linking it so.
-_LINKS = ("proposes", "usesMethod", "usesDataset", "usesModel", "addressesTask",
-          "reportsMetric", "inDomain")
-#: Predicates of the paper -> entity links (IRIs).
-LINK_IRIS = frozenset(PKG + name for name in _LINKS)
+_ENTITY_CLASSES = tuple(CLASSES[type_] for type_ in ENTITY_TYPES)
+# LINK_IRIS: the paper -> entity links; the support of an entity is the number of papers
+# linking it so (graph.vocab's, re-exported for the store's callers).
 
 
 @runtime_checkable
@@ -743,7 +752,7 @@ def adjust_support(deltas: dict[str, int]) -> list[str]:
                      if delta < 0 and _IRI_SAFE.match(iri))
     if fewer:
         classes = ", ".join(f"<{PKG}{name}>" for name in _ENTITY_CLASSES)
-        links = ", ".join(f"<{PKG}{name}>" for name in _LINKS)
+        links = ", ".join(f"<{PKG}{name}>" for name in LINKS)
         # The links as a FILTER on `?paper ?link ?e`, not a VALUES list: with ?e bound,
         # Oxigraph reads each entity's incoming links from its object index and stops at the
         # first. Full IRIs: Oxigraph wants a request's prefixes before its first operation.

@@ -28,13 +28,19 @@ from typing import Any
 from pyoxigraph import NamedNode
 
 from graph.errors import PaperkgError
-from graph.vocab import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
+from graph.vocab import (  # noqa: F401 - CLASS_TYPES, LINKS, NODE_TYPES re-exported
+    CLASS_TYPES,
+    CONCEPT_TYPES,
+    DCTERMS,
+    DEFAULT_BASE,
+    LINK_IRIS,
+    LINKS,
+    NODE_TYPES,
+    PKG,
+    RDFS,
+    SKOS,
+)
 
-LINKS = ("proposes", "usesMethod", "usesDataset", "usesModel", "addressesTask",
-         "reportsMetric", "inDomain")
-ENTITY_TYPES = ("method", "dataset", "model", "task", "metric", "domain")
-NODE_TYPES = ("paper", *ENTITY_TYPES)
-CLASS_TYPES = {PKG + "Paper": "paper", **{PKG + t.capitalize(): t for t in ENTITY_TYPES}}
 #: Links one hop may read; a walk that meets more stops there, truncated.
 HOP_CAP = 5000
 #: Nodes a path search may visit from both ends together before it gives up.
@@ -52,11 +58,10 @@ DESCRIBE_CACHE = 50_000
 # Predicates go in FILTER(?r IN (…)), never in a second VALUES block: Oxigraph plans a join of
 # two VALUES blocks as a scan (seconds on 100k triples where the FILTER takes milliseconds).
 _LINK_SET = ", ".join(f"<{PKG}{name}>" for name in LINKS)
-_LINK_IRIS = frozenset(PKG + name for name in LINKS)
 _RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 _NAME_PROPS = {DCTERMS + "title": "title", RDFS + "label": "label", SKOS + "prefLabel": "pref"}
 _DESCRIBE_SET = ", ".join(f"<{iri}>" for iri in [_RDF_TYPE, *_NAME_PROPS, PKG + "support",
-                                                 *sorted(_LINK_IRIS)])
+                                                 *sorted(LINK_IRIS)])
 _PAPER = f"<{PKG}Paper>"
 _ORDER = {name: index for index, name in enumerate(LINKS)}
 
@@ -185,7 +190,7 @@ SELECT ?n ?p ?v (isIRI(?v) AS ?i) WHERE {{
             if predicate == _RDF_TYPE:
                 if value in CLASS_TYPES:
                     fact["classes"].add(value)
-            elif predicate in _LINK_IRIS:
+            elif predicate in LINK_IRIS:
                 if is_iri in ("true", "1"):
                     fact["links"].add(value)
             elif predicate == PKG + "support":
@@ -215,7 +220,7 @@ SELECT ?n ?p ?v (isIRI(?v) AS ?i) WHERE {{
                 key = node_id(str(iri), self.base)
                 kind = key.split("/", 1)[0]
                 nodes[str(iri)] = {"id": key, "iri": iri,
-                                   "type": kind if kind in ENTITY_TYPES else "entity",
+                                   "type": kind if kind in CONCEPT_TYPES else "entity",
                                    "label": key.rsplit("/", 1)[-1], "support": None}
         counted = [iri for iri, node in nodes.items() if node["support"] is None]
         if counted:

@@ -69,7 +69,7 @@ from pyoxigraph import (
 )
 
 from graph.errors import QueryError, StoreError
-from graph.vocab import DEFAULT_BASE, OA, PKG, paper_iri
+from graph.vocab import CLASSES, DEFAULT_BASE, ENTITY_TYPES, OA, PKG, paper_iri
 
 # The embedded store's own update helpers, so both backends write and recount the same way.
 from graph.store import data_block, replace_operations  # noqa: E402
@@ -94,7 +94,7 @@ UPDATE_BATCH = 20_000
 _SPARQL_JSON = "application/sparql-results+json"
 _N_TRIPLES = N_TRIPLES = "application/n-triples"
 _N_QUADS = "application/n-quads"
-_ENTITY_CLASSES = ("Method", "Dataset", "Model", "Task", "Metric")
+_ENTITY_CLASSES = tuple(CLASSES[type_] for type_ in ENTITY_TYPES)
 
 
 class RemoteTriples:

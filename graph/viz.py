@@ -25,7 +25,7 @@ import networkx as nx
 from pyvis.network import Network
 
 from graph import network
-from graph.vocab import DEFAULT_BASE
+from graph.vocab import DEFAULT_BASE, LINK_TABLE, MAKES_CLAIM
 from graph.network import UnknownNode
 from graph.viz_page import MORE_STYLE, NODE_STYLES, OTHER_STYLE, render_view
 
@@ -38,14 +38,8 @@ __all__ = [
 DEFAULT_CAP = 150
 #: Edge relations with the words the page shows for them.
 RELATION_LABELS: dict[str, str] = {
-    "proposes": "proposes",
-    "usesMethod": "uses method",
-    "usesDataset": "uses dataset",
-    "usesModel": "uses model",
-    "addressesTask": "addresses task",
-    "reportsMetric": "reports metric",
-    "inDomain": "in domain",
-    "makesClaim": "makes claim",
+    **{name: f"{verb} {type_}" if type_ else verb for name, type_, verb in LINK_TABLE},
+    MAKES_CLAIM: "makes claim",
     "about": "about",
     "broader": "broader",
     "cooccurs": "co-occurs",

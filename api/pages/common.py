@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, url_for
 
-from graph.vocab import DEFAULT_BASE, PREFIXES
+from graph.vocab import CLASSES, CONCEPT_TYPES, DEFAULT_BASE, LINK_VERBS, PREFIXES
 from graph.text_clean import readable
 
 _API = Path(__file__).resolve().parent.parent
@@ -28,19 +28,12 @@ def as_text(text: str | None) -> str:
     """Verbatim abstract text as a reader sees it: inline LaTeX read as text, whitespace one."""
     return readable(text).text if text else ""
 
-#: Entity types with their own page, in display order.
-ENTITY_TYPES = ("method", "dataset", "model", "task", "metric", "domain")
-PAGE_TYPES = ENTITY_TYPES + ("claim",)
-TYPE_NAMES = {
-    "paper": "Paper", "method": "Method", "dataset": "Dataset", "model": "Model",
-    "task": "Task", "metric": "Metric", "domain": "Domain", "claim": "Claim",
-    "result": "Result",
-}
-LINK_PREDICATES = {
-    "proposes": "proposes", "usesMethod": "uses", "usesDataset": "uses",
-    "usesModel": "uses", "addressesTask": "addresses", "reportsMetric": "reports",
-    "inDomain": "in",
-}
+#: Types of node with their own page, in display order.
+PAGE_TYPES = CONCEPT_TYPES + ("claim",)
+#: A type's name on the pages: its class's.
+TYPE_NAMES = CLASSES
+#: Paper -> concept links with the verb a page shows for each.
+LINK_PREDICATES = LINK_VERBS
 # Keys and slugs as graph.slug and graph.corpus make them; anything else is not a node here.
 _SAFE_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+~-]{0,200}$")
 

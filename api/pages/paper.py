@@ -9,11 +9,10 @@ from typing import Any
 from flask import abort, render_template, url_for
 
 from graph import lookup
-from graph.vocab import PKG, paper_key_of
+from graph.vocab import CLAIM_KIND_CLASSES, CONCEPT_TYPES, PKG, paper_key_of
 from graph.text_clean import readable
 
 from .common import (
-    ENTITY_TYPES,
     LINK_PREDICATES,
     Node,
     base,
@@ -29,8 +28,8 @@ from .common import (
 from .highlight import highlight, mention_spans
 from .results import results_of
 
-CLAIM_KINDS = {"Empirical": "empirical", "Theoretical": "theoretical",
-               "Contribution": "contribution"}
+#: Class (local name) -> claim kind.
+CLAIM_KINDS = {cls: kind for kind, cls in CLAIM_KIND_CLASSES.items()}
 
 
 def paper_record(paper: str) -> dict[str, list[str]] | None:
@@ -65,7 +64,7 @@ SELECT ?e (MIN(STR(?l)) AS ?label) (MAX(?s) AS ?support)
         found.extra["proposed"] = row["proposed"] == "1"
         found.extra["support"] = int(row["support"] or 0)
         by_type[found.type].append(found)
-    return {t: by_type[t] for t in ENTITY_TYPES if t in by_type}
+    return {t: by_type[t] for t in CONCEPT_TYPES if t in by_type}
 
 
 def _claim_number(claim_iri: str) -> tuple[int, str]:

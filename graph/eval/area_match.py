@@ -17,10 +17,7 @@ TAXONOMY = paths.TAXONOMY
 
 def taxonomy_broader(path: Path = TAXONOMY) -> Broader | None:
     """`broader` from the skos:broader links of a taxonomy file (slug = last IRI segment)."""
-    if not path.exists():
-        return None
-    concepts = taxonomy_file.parse(path).concepts
-    return lambda slug: concepts[slug].broader if slug in concepts else ()
+    return taxonomy_file.broader_links(path)
 
 
 def ancestors_of(broader: Broader | None) -> Callable[[str], set[str]]:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from graph.errors import InputError
 from graph.eval.matching import match_key
-from graph.model import ENTITY_TYPES
+from graph.vocab import ENTITY_TYPES
 
 TYPES = {"Method": "method", "Task": "task", "Metric": "metric", "Material": "dataset"}
 NEUTRAL_LABELS = {"OtherScientificTerm", "Generic"}

@@ -21,8 +21,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from graph.errors import InputError
+from graph.paths import MODELS
 
-DEFAULT_PATH = Path(__file__).resolve().parents[2] / "data" / "models" / "claims.json"
+DEFAULT_PATH = MODELS / "claims.json"
 #: set to "off" to find claims by the hand-written rules only
 ENV_SWITCH = "PAPERKG_CLAIM_MODEL"
 FORMAT = "paperkg-claim-classifier/1"

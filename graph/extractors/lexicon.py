@@ -20,8 +20,9 @@ from spacy.vocab import Vocab
 
 from graph.errors import InputError
 from graph.extractors.tokens import table
+from graph.paths import LEXICONS
 
-LEXICON_DIR = Path(__file__).resolve().parents[2] / "data" / "lexicons"
+LEXICON_DIR = LEXICONS
 #: lexicon file stem per entity type
 FILES: dict[str, str] = {
     "dataset": "datasets",

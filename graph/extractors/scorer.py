@@ -16,8 +16,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from graph.errors import InputError
+from graph.paths import MODELS
 
-DEFAULT_PATH = Path(__file__).resolve().parents[2] / "data" / "models" / "entity_scorer.json"
+DEFAULT_PATH = MODELS / "entity_scorer.json"
 #: set to "off" to type candidates by the hand-written rules only
 ENV_SWITCH = "PAPERKG_ENTITY_SCORER"
 FORMAT = "paperkg-entity-scorer/1"
