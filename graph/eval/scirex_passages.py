@@ -142,7 +142,7 @@ def doc_names(doc: dict) -> dict[str, set[str]]:
 
 
 def train_split(docs: Iterable[dict]) -> list[dict]:
-    """The SciREX documents outside the fixed dev split (graph.splits): the dev papers' bodies
+    """The SciREX documents outside the fixed dev split (graph.eval.splits): the dev papers' bodies
     must not teach the scorer what their abstracts are scored on."""
     return [d for d in docs if not is_dev(d["doc_id"], SCIREX_DEV_SHARE)]
 
