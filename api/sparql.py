@@ -19,7 +19,7 @@ import pyoxigraph
 from flask import Blueprint, Response, redirect, request, url_for
 from werkzeug.routing import BuildError
 
-from api import services
+from api.context import services
 from api.errors import ApiError
 from api.limits import busy_retry_after, query_slot
 from api.query import (

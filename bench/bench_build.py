@@ -81,8 +81,8 @@ def _cpu_seconds() -> tuple[float, float]:
 def _child(stage: Callable[..., dict[str, Any]], args: tuple, model: str, queue: Any) -> None:
     try:
         from graph import nlp as nlp_loader
-        from graph.model import Paper
         from graph.extractors.pipeline import extract_papers
+        from graph.model import Paper
 
         # Outside the clock, like a warm server: the pipeline, and the extractors' lexicons
         # (built on first use) by one throwaway abstract.

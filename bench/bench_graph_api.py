@@ -43,7 +43,7 @@ REQUESTS = {
 def measure(triples: int, repeat: int, work: Path, reuse: bool = False) -> dict[str, float]:
     import pyoxigraph
 
-    from graph import search_index
+    from graph.network import search_index
     from graph.store import EmbeddedStore
 
     papers = max(1, triples // 12)

@@ -121,8 +121,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from bench.gen_corpus import generate
     from graph import nlp as nlp_loader
-    from graph.model import Paper
     from graph.extractors.pipeline import extract_papers
+    from graph.model import Paper
 
     records = generate(args.papers, seed=args.seed)
     papers = [Paper(key=str(r["id"]), abstract=str(r["abstract"]), title=str(r["title"]))

@@ -15,3 +15,11 @@ class StoreError(PaperkgError):
 
 class QueryError(PaperkgError):
     """A SPARQL query that cannot be run (syntax, refused feature, limit)."""
+
+
+class UnknownExtractorError(PaperkgError, KeyError):
+    """An extractor name that is not registered; a KeyError too, as a failed registry lookup."""
+
+    def __str__(self) -> str:
+        # KeyError's str() quotes its argument; the message is a sentence
+        return str(self.args[0]) if self.args else ""

@@ -23,9 +23,9 @@ import difflib
 from pyoxigraph import NamedNode
 
 from graph.errors import PaperkgError
-from graph.vocab import DCTERMS, NODE_TYPES, PKG, RDFS, SKOS, paper_iri
 from graph.slug import label_key
 from graph.store import Store, solutions
+from graph.vocab import DCTERMS, NODE_TYPES, PKG, RDFS, SKOS, paper_iri
 
 #: (property, prefixes users put before the id) of the paper identifiers a name may be
 _SCHEMES = (

@@ -145,7 +145,7 @@ ISSUE_WORDS = {"training", "prediction", "generalization", "inference", "learnin
 @pytest.mark.skipif(not ABSTRACTS.exists(), reason=f"needs the unlabelled abstracts at {ABSTRACTS}")
 def test_top_entities_of_a_real_build_are_names(tmp_path):
     from graph.build import build
-    from graph.stats import top_entities
+    from graph.network.stats import top_entities
 
     sample = tmp_path / "sample.jsonl"
     with gzip.open(ABSTRACTS, "rt", encoding="utf-8") as source, sample.open("w") as out:

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 from graph import lookup
 from graph.cli import cli
-from graph.vocab import DEFAULT_BASE
 from graph.store import open_store
+from graph.vocab import DEFAULT_BASE
 
 PAPER = DEFAULT_BASE + "paper/"
 RECORDS = [

@@ -1,4 +1,5 @@
-"""graph.overview on a small store: shared entities only, the cap, communities, the notice."""
+"""graph.network.overview on a small store: shared entities only, the cap, communities, the
+notice."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import networkx as nx
 import pyoxigraph
 import pytest
 
-from graph import overview
-from graph.vocab import DEFAULT_BASE
+from graph.network import overview
 from graph.store import open_store
+from graph.vocab import DEFAULT_BASE
 
 ID = DEFAULT_BASE
 # Two clusters: papers a1-a3 share method/m1 and dataset/d1, papers b1-b2 share task/t1;

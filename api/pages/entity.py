@@ -139,7 +139,7 @@ def entity(type_: str, slug: str) -> str:
     broader = [node(b, lbl) for b, lbl in labels(record.get("broader", [])).items()]
     context.update(
         papers=papers,
-        support=int((record.get("support") or [len(papers)])[0]),
+        support=int(record["support"][0]) if record.get("support") else len(papers),
         broader=broader,
         cooccurring=cooccurring(entity_iri),
         claims=claims_about(entity_iri),

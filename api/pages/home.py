@@ -7,8 +7,8 @@ from urllib.parse import urlencode
 
 from flask import render_template, request, url_for
 
-from graph.vocab import PREFIXES
 from graph.sparqltext import with_prefixes
+from graph.vocab import PREFIXES
 
 from .common import TYPE_NAMES, Node, base, bp, node, select, sparql_string
 

@@ -204,7 +204,10 @@ def leaderboards(rows: Iterable[ResultRow]) -> list[Leaderboard]:
                 direction = top
         ranked = sorted(entries, key=lambda e: (e.decimal if direction == "lower"
                                                 else -(e.decimal or 0), e.iri))
-        boards.append(Leaderboard(dataset=entries[0].dataset, metric=entries[0].metric,
+        dataset, metric = entries[0].dataset, entries[0].metric
+        if dataset is None or metric is None:  # grouped above only with both
+            continue
+        boards.append(Leaderboard(dataset=dataset, metric=metric,
                                   unit=unit, direction=direction, entries=ranked))
     return boards
 

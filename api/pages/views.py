@@ -6,7 +6,8 @@ from typing import Any
 
 from flask import abort, current_app, request, url_for
 
-from graph import overview, viz
+from graph import viz
+from graph.network import overview
 
 from .common import PAGE_TYPES, base, bp, store
 

@@ -56,12 +56,24 @@ def _alive(pid: int) -> bool:
 class ClientTable:
     """Slow marks, rate-limit buckets and query leases of clients (see the module)."""
 
+    # ctypes arrays over the shared buffer, one per column of the layout in __init__
+    _mark_keys: Any
+    _mark_at: Any
+    _bucket_keys: Any
+    _bucket_tokens: Any
+    _bucket_at: Any
+    _flight_keys: Any
+    _flight_pids: Any
+    _run_keys: Any
+    _run_pids: Any
+    _run_since: Any
+
     def __init__(self, *, marks: int = 4096, buckets: int = 16384, leases: int = 256,
                  _file: Any = None):
         self.sizes = {"marks": marks, "buckets": buckets, "leases": leases}
         # (name, element type, length): a struct of arrays, so a window or a lease column is
         # read with one slice.
-        layout = [
+        layout: list[tuple[str, Any, int]] = [
             ("mark_keys", ctypes.c_uint64, marks + WINDOW),
             ("mark_at", ctypes.c_double, marks + WINDOW),
             ("bucket_keys", ctypes.c_uint64, buckets + WINDOW),

@@ -97,6 +97,13 @@ def base_shift(base_iri: str | None) -> int:
     return len(based("", base_iri))
 
 
+def _written(data: bytes | None) -> bytes:
+    # pyoxigraph's serialize() gives None only when handed an output file, which it never is here
+    if data is None:
+        raise TypeError("pyoxigraph serialized to no bytes")
+    return data
+
+
 def execute(store: Any, job: dict[str, Any]) -> tuple[bytes, str, int, bool]:
     import pyoxigraph
 
@@ -109,12 +116,12 @@ def execute(store: Any, job: dict[str, Any]) -> tuple[bytes, str, int, bool]:
     cap = job["row_cap"]
     if isinstance(result, pyoxigraph.QueryBoolean):
         fmt = getattr(pyoxigraph.QueryResultsFormat, job["results_format"])
-        return result.serialize(format=fmt), "ASK", 1, False
+        return _written(result.serialize(format=fmt)), "ASK", 1, False
     if isinstance(result, pyoxigraph.QuerySolutions):
         if job.get("limit") is not None and job["limit"] <= cap:
             # The query's own LIMIT keeps it under the cap: pyoxigraph writes it all directly.
             fmt = getattr(pyoxigraph.QueryResultsFormat, job["results_format"])
-            return result.serialize(format=fmt), "SELECT", -1, False
+            return _written(result.serialize(format=fmt)), "SELECT", -1, False
         names = [variable.value for variable in result.variables]
         rows = list(itertools.islice(result, cap + 1))
         truncated = len(rows) > cap
@@ -138,14 +145,14 @@ def execute(store: Any, job: dict[str, Any]) -> tuple[bytes, str, int, bool]:
         # pyoxigraph writes the other formats, so each follows its W3C spec exactly.
         fmt = getattr(pyoxigraph.QueryResultsFormat, job["results_format"])
         parsed = pyoxigraph.parse_query_results(encoded, pyoxigraph.QueryResultsFormat.JSON)
-        body = parsed.serialize(format=fmt)
+        body = _written(parsed.serialize(format=fmt))
         return body, "SELECT", len(rows), truncated
     triples = list(itertools.islice(result, cap + 1))
     truncated = len(triples) > cap
     triples = triples[:cap]
     fmt = getattr(pyoxigraph.RdfFormat, job["graph_format"])
     prefixes = PREFIXES if job["graph_format"] in {"TURTLE", "RDF_XML"} else None
-    body = pyoxigraph.serialize(triples, format=fmt, prefixes=prefixes)
+    body = _written(pyoxigraph.serialize(triples, format=fmt, prefixes=prefixes))
     return body, "CONSTRUCT", len(triples), truncated
 
 

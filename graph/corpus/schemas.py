@@ -227,7 +227,7 @@ def _semantic_scholar(record: Mapping[str, object]) -> Mapped:
 def _openreview_note(record: Mapping[str, object], where: str) -> Mapped:
     content = {name: (value.get("value") if isinstance(value, dict) and "value" in value
                       else value)
-               for name, value in record["content"].items()}  # type: ignore[union-attr]
+               for name, value in record["content"].items()}  # type: ignore[attr-defined]
     mapped = _generic(content, where)
     mapped.format = "OpenReview"
     mapped.fields.setdefault("id", record.get("id"))

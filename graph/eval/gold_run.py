@@ -15,8 +15,8 @@ from graph.eval.gold import GoldPaper, load_gold
 from graph.eval.gold_report import format_sweep, format_table
 from graph.eval.scores import EvalReport
 from graph.eval.scoring import filter_confidence, score
-from graph.model import Paper, PaperExtraction
 from graph.extractors.pipeline import extract_papers
+from graph.model import Paper, PaperExtraction
 
 if TYPE_CHECKING:
     from spacy.language import Language

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from importlib import import_module
 from typing import TYPE_CHECKING
 
+from graph.errors import UnknownExtractorError
 from graph.model import Mention
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ def get(name: str) -> Extractor:
     try:
         target = _REGISTRY[name]
     except KeyError:
-        raise KeyError(
+        raise UnknownExtractorError(
             f"unknown extractor {name!r}; known extractors: {', '.join(names())}"
         ) from None
     module_name, _, attr = target.partition(":")

@@ -348,7 +348,7 @@ def extract(doc: Doc) -> list[Mention]:
             after_contribution = True
             names |= _names_from(sentence)
             names.update(name for at, name in coined if start <= at < end)
-        if roles is not None:
+        if roles is not None and model is not None:
             kind, confidence = _learned_kind(sentence, roles[i], kind, model)
         if kind is None:
             continue

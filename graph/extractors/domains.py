@@ -172,7 +172,8 @@ def _combine(predicted: list[tuple[str, float]], rules: list[Mention], doc: Doc)
     for slug, probability in predicted:
         if slug not in taxonomy:
             continue
-        narrower = [m for m in rules if m.label == slug or slug in taxonomy.ancestors(m.label)]
+        narrower = [m for m in rules if m.label is not None
+                    and (m.label == slug or slug in taxonomy.ancestors(m.label))]
         evidence = narrower[0] if narrower else _first_sentence(doc, slug, 0.0)
         if any(m.label == evidence.label for m in chosen):
             continue

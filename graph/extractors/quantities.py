@@ -58,7 +58,8 @@ _NUMBER_AT = re.compile(r"(?P<math>)(?P<num>" + NUM + r")(?![\d])")
 _RANGE_UNITS = frozenset({"%", "points", "×", "x", "dB"})
 _ORDINAL = re.compile(r"(?<![\w.\-])(?P<num>\d+)(?:st|nd|rd|th)\s+(?:place|rank)\b")
 
-_WORD_VALUES = {
+#: a number word's value; None where it says no number ("a few")
+_WORD_VALUES: dict[str, int | Decimal | None] = {
     "one": 1,
     "two": 2,
     "three": 3,
@@ -217,11 +218,11 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
             add(Quantity(Decimal(m["num"]), m.group(), m.start(), m.end(), "place"))
     for m in _WORD_QUANTITY.finditer(text):
         word, unit_word = m["num"].lower(), m["unit"].lower()
-        value = _WORD_VALUES.get(word)
-        if value is None:
+        count = _WORD_VALUES.get(word)
+        if count is None:
             continue
         unit = _SCALE_WORDS.get(unit_word) or _TIME_WORDS.get(unit_word)
-        add(Quantity(Decimal(value), m.group(), m.start(), m.end(), unit))
+        add(Quantity(Decimal(count), m.group(), m.start(), m.end(), unit))
     if "-" in text or "–" in text:
         for m in _RANGE.finditer(text):
             add_range = _read_range(text, m)
@@ -229,9 +230,9 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
                 for q in add_range:
                     add(q)
     for m in _NUMBER.finditer(text):
-        q = _read_number(text, m)
-        if q is not None:
-            add(q)
+        number = _read_number(text, m)
+        if number is not None:
+            add(number)
     found.sort(key=lambda q: q.start)
     return tuple(found)
 
@@ -291,8 +292,8 @@ def _read_number(text: str, m: re.Match[str], in_range: bool = False) -> Quantit
             return None
         if re.match(r"\)", after) and re.search(r"(?:^|[\s:;])$", before):
             return None  # "1) augmentation of data"
-        name = _NAME_BEFORE.search(before)
-        if name and name.group(1) not in NOT_NAMES and not is_metric(name.group(1)):
+        named = _NAME_BEFORE.search(before)
+        if named and named.group(1) not in NOT_NAMES and not is_metric(named.group(1)):
             return None  # "Atari 2600", "FlowNet 2.0"
     text_start = start
     text_end = unit_end

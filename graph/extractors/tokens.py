@@ -135,7 +135,9 @@ class Tokens:
         """(start, end) of each of `doc.noun_chunks`. The English iterator's own steps, on the
         columns: a noun (not inside the previous chunk) heading an argument, or conjoined to
         one, closes a chunk that opens at its left edge."""
-        if doc.noun_chunks_iterator is not english_noun_chunks or not doc.has_annotation("DEP"):
+        # a Doc attribute spaCy's type stubs leave out
+        iterator = getattr(doc, "noun_chunks_iterator", None)
+        if iterator is not english_noun_chunks or not doc.has_annotation("DEP"):
             return [(chunk.start, chunk.end) for chunk in doc.noun_chunks]
         pos, dep, head = self.pos, self.dep, self.head
         chunks: list[tuple[int, int]] = []

@@ -141,7 +141,8 @@ def index_attribute_ruler(ruler: AttributeRuler) -> bool:
     """Make `ruler` find its matches through an index; False (and no change) where one of its
     patterns is of a kind the index does not read."""
     try:
-        ruler.match = IndexedMatch(ruler.patterns, ruler.vocab)
+        # replaced on this instance only, by design: the ruler applies what it matches as before
+        ruler.match = IndexedMatch(ruler.patterns, ruler.vocab)  # type: ignore[method-assign]
     except UnsupportedPattern:
         return False
     return True

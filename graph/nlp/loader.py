@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import cast
 
 import spacy
 from spacy.language import Language
+from spacy.pipeline import AttributeRuler
+from spacy.tokenizer import Tokenizer
 
 from graph.errors import PaperkgError
 from graph.nlp.attribute_rules import index_attribute_ruler, unindex_attribute_ruler
@@ -34,9 +37,10 @@ def load(name: str = DEFAULT_MODEL) -> Language:
     search = getattr(nlp.tokenizer, "suffix_search", None)
     own = getattr(getattr(search, "__self__", None), "pattern", None)
     extra = "|".join(f"{piece}$" for piece in NAME_FINAL_PERIOD)
-    nlp.tokenizer.suffix_search = re.compile(f"{own}|{extra}" if own else extra).search
+    tokenizer = cast(Tokenizer, nlp.tokenizer)
+    tokenizer.suffix_search = re.compile(f"{own}|{extra}" if own else extra).search
     if "attribute_ruler" in nlp.pipe_names:
-        index_attribute_ruler(nlp.get_pipe("attribute_ruler"))
+        index_attribute_ruler(cast(AttributeRuler, nlp.get_pipe("attribute_ruler")))
     return nlp
 
 
@@ -45,5 +49,5 @@ def load_with_spacy_rules(name: str = DEFAULT_MODEL) -> Language:
     what the indexed rules are checked and timed against."""
     nlp = load.__wrapped__(name)
     if "attribute_ruler" in nlp.pipe_names:
-        unindex_attribute_ruler(nlp.get_pipe("attribute_ruler"))
+        unindex_attribute_ruler(cast(AttributeRuler, nlp.get_pipe("attribute_ruler")))
     return nlp

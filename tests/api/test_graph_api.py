@@ -385,11 +385,11 @@ def test_resource_html_of_a_result_escapes_text(client):
 
 def test_resource_html_never_has_raw_markup(app, store_location, exports_dir, make_app):
     # Without the pages blueprint taking over, the minimal page escapes the title.
-    from api import graph_api
+    from api.graph_api import resources as graph_api
 
     with app.test_request_context("/id/paper/p10"):
         iri = f"{BASE}paper/p10"
-        page = graph_api._html_resource(iri, graph_api._description(iri)).get_data(as_text=True)
+        page = graph_api.html_resource(iri, graph_api.description(iri)).get_data(as_text=True)
     assert "<script>" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Quoted&quot; Hazards" in page
 
@@ -400,6 +400,14 @@ def test_unknown_resource(client):
     html_404 = client.get("/id/paper/p99", headers={"Accept": "text/html"})
     assert html_404.status_code == 404
     assert html_404.mimetype == "text/html"
+
+
+def test_html_error_page_escapes_the_message(client):
+    response = client.get("/id/paper/%3Cb%3Ex", headers={"Accept": "text/html"})
+    assert response.status_code == 404
+    assert response.get_data(as_text=True) == (
+        "<!doctype html><meta charset=utf-8><title>404</title><h1>404</h1>"
+        "<p>no paper &#x27;&lt;b&gt;x&#x27;</p>")
 
 
 def test_resource_406(client):
@@ -452,10 +460,10 @@ def test_healthz(client, store_location):
 
 
 def _both_graphs(location: str):
-    from graph import search_index
-    from graph.index_graph import IndexGraph
+    from graph.network import search_index
+    from graph.network.index_graph import IndexGraph
+    from graph.network.store_graph import StoreGraph
     from graph.store import EmbeddedStore
-    from graph.store_graph import StoreGraph
 
     store = EmbeddedStore(location, read_only=True)
     generation = store.generation()
@@ -496,7 +504,7 @@ def test_index_and_sparql_answer_every_graph_question_alike(store_location):
 
 
 def test_a_hop_beyond_the_cap_keeps_the_best_ranked_and_says_so(store_location, monkeypatch):
-    from graph import store_graph
+    from graph.network import store_graph
 
     store, by_sparql, by_index = _both_graphs(store_location)
     try:

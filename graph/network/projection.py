@@ -10,7 +10,7 @@ The projection is cached per store location and generation.
 
 It holds the whole graph in memory: it is for what needs the whole graph at once (GraphML
 export, drawing and ranking a bounded subgraph). The web API answers from the store
-(graph.store_graph, graph.search_index) instead.
+(graph.network.store_graph, graph.network.search_index) instead.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import heapq
 import itertools
 import math
 import threading
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,26 +27,18 @@ from typing import Any
 
 import networkx as nx
 
-from graph.slug import label_key
-from graph.store_graph import (  # noqa: F401 - re-exported for the projection's callers
-    UnknownNode,
-    node_id,
-    node_iri,
-)
-from graph.vocab import (  # noqa: F401 - re-exported for the projection's callers
+from graph.network.nodes import (
     CLASS_TYPES,
     CONCEPT_TYPES,
-    DCTERMS,
-    DEFAULT_BASE,
     LINKS,
-    NODE_TYPES,
-    PKG,
-    RDFS,
-    SKOS,
+    UnknownNode,
+    node_id,
 )
+from graph.slug import label_key
+from graph.vocab import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
 
-# The graph's ids are graph.store_graph's, which answers the same questions from the store
-# without this in-memory projection.
+# The graph's vocabulary and ids are graph.network.nodes', shared with store_graph, which
+# answers the same questions from the store without this in-memory projection.
 _CLASS_TYPES = CLASS_TYPES
 
 
@@ -241,7 +233,7 @@ def similar_papers(graph: nx.DiGraph, paper: str, *, k: int = 10) -> list[dict[s
     if papers is None:
         papers = sum(1 for _, t in graph.nodes(data="type") if t == "paper")
         graph.graph["papers"] = papers
-    scores: Counter[str] = Counter()
+    scores: defaultdict[str, float] = defaultdict(float)
     shared: dict[str, list[str]] = {}
     for entity in graph.succ[paper]:
         linking = graph.pred[entity]

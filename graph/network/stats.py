@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from graph.vocab import CLASSES, CONCEPT_TYPES, PKG
+from typing import cast
+
+from pyoxigraph import QuerySolutions
+
 from graph.store import open_store
+from graph.vocab import CLASSES, CONCEPT_TYPES, PKG
 
 _CLASSES = tuple(CLASSES.values())
 #: entity classes `top_entities` ranks
@@ -42,7 +46,8 @@ def top_entities(location: str | None, top: int) -> dict[str, list[tuple[str, in
             )
             ranked[name.lower()] = [
                 (solution["label"].value, int(solution["n"].value))
-                for solution in store.query(query)
+                # a SELECT query: solutions, never a boolean or triples
+                for solution in cast("QuerySolutions", store.query(query))
             ]
         return ranked
     finally:

@@ -13,7 +13,7 @@ in-memory store, or a store folder the process cannot write) under the temporary
 asked for (`open_index`) or ahead of time (`ensure_index`, which `paperkg build` calls);
 processes that ask at once wait on one builder (a file lock).
 
-graph.search_queries reads the files (SearchIndex).
+graph.network.search_queries reads the files (SearchIndex).
 """
 
 from __future__ import annotations
@@ -33,19 +33,10 @@ from pathlib import Path
 from typing import Any
 
 from graph.errors import PaperkgError, StoreError
-from graph.vocab import (
-    CLASS_TYPES,
-    CONCEPT_TYPES,
-    DCTERMS,
-    DEFAULT_BASE,
-    LINKS,
-    PKG,
-    RDFS,
-    SKOS,
-)
-from graph.search_queries import SearchIndex
+from graph.network.nodes import CLASS_TYPES, CONCEPT_TYPES, LINKS, node_id
+from graph.network.search_queries import SearchIndex
 from graph.slug import label_key
-from graph.store_graph import node_id
+from graph.vocab import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
 
 SCHEMA_VERSION = "4"
 _SEPARATORS = re.compile(r"[\s\-_/]+")
@@ -164,7 +155,7 @@ INSERT INTO search_fts (search_fts) VALUES ('rebuild');
 
 
 def _fill_nodes(db: sqlite3.Connection, base: str) -> None:
-    """Nodes as graph.network's projection makes them: label is the title, else rdfs:label,
+    """Nodes as graph.network.projection makes them: label is the title, else rdfs:label,
     else skos:prefLabel, else the IRI's last part; a paper's support is the number of
     entities it links, an entity's its pkg:support, else the number of papers linking it."""
     cursor = db.execute("""

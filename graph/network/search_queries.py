@@ -1,4 +1,4 @@
-"""Reading a search index file (graph.search_index writes them): search, entity and paper
+"""Reading a search index file (graph.network.search_index writes them): search, entity and paper
 lists, name lookup.
 
 Search ranks by match kind first (the whole name, its start, the start of a word, anywhere in

@@ -1,6 +1,6 @@
-"""The graph questions of graph.store_graph, answered from the search index's tables.
+"""The graph questions of graph.network.store_graph, answered from the search index's tables.
 
-The index (graph.search_index) holds, per store generation, every node with its label, type
+The index (graph.network.search_index) holds, per store generation, every node with its label, type
 and support and every paper → entity edge with its link names, on disk and indexed both ways.
 IndexGraph reads those instead of sending SPARQL: the same walks (it inherits them), the same
 answers, but a hop is an indexed SQLite lookup, ordered by the neighbours' rank, so that even
@@ -15,9 +15,10 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from graph import store_graph
-from graph.search_index import SearchIndex
-from graph.store_graph import LINKS, StoreGraph
+from graph.network import store_graph
+from graph.network.nodes import LINKS
+from graph.network.search_index import SearchIndex
+from graph.network.store_graph import StoreGraph
 
 _BATCH = 500
 

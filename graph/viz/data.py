@@ -1,13 +1,9 @@
-"""pyvis views of networkx subgraphs: capped, offline, stabilised then frozen.
+"""A view's data: nodes, edges and vis-network options of a networkx subgraph, through
+pyvis's `Network` (so its normalisation rules apply), capped at a number of nodes.
 
-A view is one HTML page drawn with vis-network (the copy bundled in the pyvis package). Node
-and edge data come from pyvis's `Network` (so its normalisation rules apply), the page from
-graph.viz_page's template, which loads nothing from outside: in the server vis-network is
-linked once from the static folder; `write_viz` inlines it so a saved file works offline.
-
-Safety: every string from the graph (labels, aliases, claim text) reaches the page only as
-JSON inside `<script type="application/json">` (with `<`, `>`, `&` escaped) or as Jinja
-autoescaped text. Tooltips are plain text, which vis-network sets with `innerText`.
+Safety: every string from the graph (labels, aliases, claim text) reaches the page
+(graph.viz.page) only as JSON or as autoescaped text. Tooltips are plain text, which
+vis-network sets with `innerText`.
 
 Speed: physics runs a bounded number of stabilisation iterations with straight edges, then
 is switched off on `stabilizationIterationsDone`, so a page is still and interactive as soon
@@ -17,34 +13,17 @@ as the layout is computed (bench/bench_viz.py measures this against pyvis's defa
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Mapping
-from pathlib import Path
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 import networkx as nx
 from pyvis.network import Network
 
-from graph import network
-from graph.vocab import DEFAULT_BASE, LINK_TABLE, MAKES_CLAIM
-from graph.network import UnknownNode
-from graph.viz_page import MORE_STYLE, NODE_STYLES, OTHER_STYLE, render_view
-
-__all__ = [
-    "DEFAULT_CAP", "NODE_STYLES", "UnknownNode", "cap_graph", "neighbourhood_html",
-    "neighbourhood_subgraph", "render_view", "shorten", "tooltip", "view_data", "write_viz",
-]
+from graph.viz.styles import MORE_STYLE, NODE_STYLES, OTHER_STYLE, RELATION_LABELS
+from graph.vocab import DEFAULT_BASE
 
 #: Largest number of nodes a view shows; bigger subgraphs are trimmed (and the page says so).
 DEFAULT_CAP = 150
-#: Edge relations with the words the page shows for them.
-RELATION_LABELS: dict[str, str] = {
-    **{name: f"{verb} {type_}" if type_ else verb for name, type_, verb in LINK_TABLE},
-    MAKES_CLAIM: "makes claim",
-    "about": "about",
-    "broader": "broader",
-    "cooccurs": "co-occurs",
-    "more": "more",
-}
 LABEL_CHARS = 40
 
 
@@ -251,88 +230,3 @@ def view_data(
         "trimmed": trimmed,
         "cap": cap,
     }
-
-
-def neighbourhood_html(
-    graph: nx.Graph,
-    *,
-    title: str,
-    cap: int = DEFAULT_CAP,
-    trimmed: bool = False,
-    static_url: str = "/static",
-    centre: Hashable | None = None,
-    embed: bool = False,
-    link_base: str | None = "/id",
-    inline_lib: bool = False,
-    base: str = DEFAULT_BASE,
-) -> str:
-    """A page drawing the neighbourhood `graph` (already cut to depth and types).
-
-    `trimmed` says the caller already left nodes out (the page says so); the view also trims
-    to `cap` itself, keeping the nodes nearest `centre`.
-    """
-    data = view_data(graph, cap=cap, centre=centre, link_base=link_base, base=base)
-    if trimmed and not data["trimmed"]:
-        # Trimmed upstream: the graph may say how many nodes there were.
-        data["trimmed"] = True
-        data["total"] = graph.graph.get("total")
-    hint = None
-    if centre is not None and centre in graph:
-        attrs = graph.nodes[centre]
-        hint = str(attrs.get("label") or node_ref(centre, attrs, base)[1])
-    return render_view(
-        data, title=title, static_url=static_url, inline_lib=inline_lib, embed=embed,
-        centre_hint=hint,
-    )
-
-
-def neighbourhood_subgraph(
-    store: Any,
-    node: str,
-    *,
-    depth: int = 1,
-    types: Iterable[str] | None = None,
-    limit: int = DEFAULT_CAP,
-    base: str = DEFAULT_BASE,
-) -> tuple[nx.DiGraph, bool, str]:
-    """(subgraph, trimmed, centre id) of `node`, as graph.network.neighbourhood walks it:
-    within `depth` hops either way, through nodes of `types` only (the centre always stays),
-    at most `limit` nodes, nearest and then most supported first.
-    """
-    full = network.projection(store, base)
-    centre = network.resolve(full, node, base)
-    found = network.neighbourhood(full, centre, depth=depth, types=types, limit=limit)
-    sub = full.subgraph(item["id"] for item in found.nodes).copy()
-    if found.truncated:
-        # The page says how many nodes were left out; the walk is in memory and cheap.
-        whole = network.neighbourhood(full, centre, depth=depth, types=types, limit=len(full))
-        sub.graph["total"] = len(whole.nodes)
-    return sub, found.truncated, centre
-
-
-def write_viz(
-    store: Any,
-    node: str,
-    *,
-    depth: int = 1,
-    types: Iterable[str] | None = None,
-    limit: int = DEFAULT_CAP,
-    out_path: str | Path,
-    base: str = DEFAULT_BASE,
-) -> Path:
-    """Write the neighbourhood of `node` as one self-contained HTML file (vis-network inlined).
-
-    The file needs no server and no network; clicking a node opens its IRI.
-    """
-    sub, trimmed, centre = neighbourhood_subgraph(
-        store, node, depth=depth, types=types, limit=limit, base=base
-    )
-    label = str(sub.nodes[centre].get("label") or node)
-    html = neighbourhood_html(
-        sub, title=f"Neighbourhood of {label}", cap=limit, trimmed=trimmed, centre=centre,
-        link_base=None, inline_lib=True, base=base,
-    )
-    path = Path(out_path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(html, encoding="utf-8")
-    return path

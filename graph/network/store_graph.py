@@ -1,12 +1,12 @@
 """Graph questions answered from the store itself, by bounded SPARQL queries.
 
-The graph is the one graph.network describes: papers and entities as nodes, a paper → entity
-link as an edge (several link names on one edge when a paper links an entity more than one
-way), node ids "type/slug" under the base. Nothing here reads the whole graph: a neighbourhood
-walks breadth-first with one query per hop (VALUES of the frontier), a path walks from both
-ends, similar papers and co-occurring entities are aggregates the store computes. So the cost
-of a question grows with the part of the graph it touches, not with the store, and the same
-queries run on the embedded store and on a remote SPARQL server.
+The graph is the one graph.network.projection describes: papers and entities as nodes, a paper
+→ entity link as an edge (several link names on one edge when a paper links an entity more than
+one way), node ids "type/slug" under the base. Nothing here reads the whole graph: a
+neighbourhood walks breadth-first with one query per hop (VALUES of the frontier), a path walks
+from both ends, similar papers and co-occurring entities are aggregates the store computes. So
+the cost of a question grows with the part of the graph it touches, not with the store, and the
+same queries run on the embedded store and on a remote SPARQL server.
 
 A hop reads at most HOP_CAP links; past that the walk stops there and says it was truncated
 (a hub such as a metric that thousands of papers report). Node descriptions (label, type,
@@ -19,27 +19,27 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-import re
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pyoxigraph import NamedNode
-
-from graph.errors import PaperkgError
-from graph.vocab import (  # noqa: F401 - CLASS_TYPES, LINKS, NODE_TYPES re-exported
-    CLASS_TYPES,
-    CONCEPT_TYPES,
-    DCTERMS,
-    DEFAULT_BASE,
-    LINK_IRIS,
-    LINKS,
-    NODE_TYPES,
-    PKG,
-    RDFS,
-    SKOS,
+from graph.network.nodes import (
+    is_safe_iri,
+    node_id,
+    node_iri,
 )
+from graph.network.sparql_parts import (
+    DESCRIBE_CACHE,
+    LINK_ORDER,
+    LINK_SET,
+    PAPER,
+    as_int,
+    descriptions_cache,
+    in_chunks,
+    read_nodes,
+    select_rows,
+    values_block,
+)
+from graph.vocab import DEFAULT_BASE, PKG, SKOS
 
 #: Links one hop may read; a walk that meets more stops there, truncated.
 HOP_CAP = 5000
@@ -50,93 +50,6 @@ PATH_VISIT_CAP = 20000
 PATHS_FOUND = 200
 #: Longest path looked for (hops).
 PATH_MAX_HOPS = 8
-#: IRIs per VALUES block: keeps each query's text small for any server.
-CHUNK = 400
-#: Node descriptions kept per store (LRU).
-DESCRIBE_CACHE = 50_000
-
-# Predicates go in FILTER(?r IN (…)), never in a second VALUES block: Oxigraph plans a join of
-# two VALUES blocks as a scan (seconds on 100k triples where the FILTER takes milliseconds).
-_LINK_SET = ", ".join(f"<{PKG}{name}>" for name in LINKS)
-_RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
-_NAME_PROPS = {DCTERMS + "title": "title", RDFS + "label": "label", SKOS + "prefLabel": "pref"}
-_DESCRIBE_SET = ", ".join(f"<{iri}>" for iri in [_RDF_TYPE, *_NAME_PROPS, PKG + "support",
-                                                 *sorted(LINK_IRIS)])
-_PAPER = f"<{PKG}Paper>"
-_ORDER = {name: index for index, name in enumerate(LINKS)}
-
-
-class UnknownNode(PaperkgError):
-    """A node that is malformed or not in the graph."""
-
-
-def node_id(iri: str, base: str = DEFAULT_BASE) -> str:
-    """"type/slug" for an IRI under `base`, else the IRI itself."""
-    return iri[len(base):] if iri.startswith(base) else iri
-
-
-def node_iri(node: str, base: str = DEFAULT_BASE) -> str:
-    return node if node.startswith(("http://", "https://")) else base + node
-
-
-_IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^<>\"{}|^`\\\x00-\x20\x7f]*$")
-
-
-def _safe(iri: str) -> bool:
-    """An absolute IRI that can go between <> in a query as it is."""
-    if _IRI.match(iri) is None:
-        return False
-    try:
-        NamedNode(iri)  # Oxigraph's IRI check: the code points RFC 3987 allows where
-    except ValueError:
-        return False
-    return True
-
-
-def _values(iris: Iterable[str]) -> str:
-    return " ".join(f"<{iri}>" for iri in iris)
-
-
-def _chunks(items: Sequence[str], size: int = CHUNK) -> Iterable[Sequence[str]]:
-    for start in range(0, len(items), size):
-        yield items[start:start + size]
-
-
-def _rows(store: Any, sparql: str) -> Iterable[list[str | None]]:
-    for row in store.query(sparql):
-        yield [None if term is None else term.value for term in row]
-
-
-def _number(value: str | None) -> int | None:
-    if value is None:
-        return None
-    try:
-        return int(float(value))
-    except ValueError:
-        return None
-
-
-class _Descriptions:
-    """Per store: an LRU of node descriptions, dropped when the store's generation changes."""
-
-    def __init__(self) -> None:
-        self.generation = ""
-        self.items: OrderedDict[str, dict[str, Any] | None] = OrderedDict()
-        self.lock = threading.Lock()
-
-
-_CACHES: dict[str, _Descriptions] = {}
-_CACHES_LOCK = threading.Lock()
-
-
-def _cache(store: Any, generation: str) -> _Descriptions:
-    with _CACHES_LOCK:
-        cache = _CACHES.setdefault(str(store.location), _Descriptions())
-    with cache.lock:
-        if cache.generation != generation:
-            cache.generation = generation
-            cache.items.clear()
-    return cache
 
 
 class StoreGraph:
@@ -147,14 +60,14 @@ class StoreGraph:
         self.store = store
         self.base = base
         self.generation = generation if generation is not None else str(store.generation())
-        self._cache = _cache(store, self.generation)
+        self._cache = descriptions_cache(store, self.generation)
 
     # -- nodes --------------------------------------------------------------------------------
 
     def describe(self, iris: Iterable[str]) -> dict[str, dict[str, Any]]:
         """{iri: {id, iri, type, label, support}} for the IRIs that are nodes of the graph
         (typed papers and entities, and entities a paper links without describing them)."""
-        wanted = [iri for iri in dict.fromkeys(iris) if _safe(iri)]
+        wanted = [iri for iri in dict.fromkeys(iris) if is_safe_iri(iri)]
         found: dict[str, dict[str, Any]] = {}
         missing = []
         with self._cache.lock:
@@ -167,7 +80,7 @@ class StoreGraph:
                 else:
                     missing.append(iri)
         fresh: dict[str, dict[str, Any] | None] = dict.fromkeys(missing)
-        for part in _chunks(missing):
+        for part in in_chunks(missing):
             fresh.update(self._read_nodes(part))
         with self._cache.lock:
             for iri, value in fresh.items():
@@ -179,58 +92,7 @@ class StoreGraph:
         return found
 
     def _read_nodes(self, iris: Sequence[str]) -> dict[str, dict[str, Any]]:
-        # One pass over each node's own triples: its classes, names, stored support and
-        # links; grouped here, not by a GROUP BY.
-        facts: dict[str, dict[str, Any]] = {}
-        for iri, predicate, value, is_iri in _rows(self.store, f"""
-SELECT ?n ?p ?v (isIRI(?v) AS ?i) WHERE {{
-  VALUES ?n {{ {_values(iris)} }} ?n ?p ?v . FILTER(?p IN ({_DESCRIBE_SET})) }}"""):
-            fact = facts.setdefault(str(iri), {"classes": set(), "links": set()})
-            predicate, value = str(predicate), str(value)
-            if predicate == _RDF_TYPE:
-                if value in CLASS_TYPES:
-                    fact["classes"].add(value)
-            elif predicate in LINK_IRIS:
-                if is_iri in ("true", "1"):
-                    fact["links"].add(value)
-            elif predicate == PKG + "support":
-                number = _number(value)
-                if number is not None:
-                    fact["support"] = max(number, fact.get("support", number))
-            else:
-                name = _NAME_PROPS[predicate]
-                fact[name] = min(value, fact.get(name, value))
-        nodes: dict[str, dict[str, Any]] = {}
-        for iri, fact in facts.items():
-            if not fact["classes"]:
-                continue
-            key = node_id(iri, self.base)
-            kind = CLASS_TYPES[max(fact["classes"])]
-            nodes[iri] = {"id": key, "iri": iri, "type": kind,
-                          "label": (fact.get("title") or fact.get("label") or fact.get("pref")
-                                    or key.rsplit("/", 1)[-1]),
-                          "support": len(fact["links"]) if kind == "paper"
-                          else fact.get("support")}
-        # Entities a paper links but the store does not describe: typed by their IRI.
-        untyped = [iri for iri in iris if iri not in nodes]
-        if untyped:
-            for (iri,) in _rows(self.store, f"""SELECT ?e WHERE {{
-  VALUES ?e {{ {_values(untyped)} }}
-  FILTER EXISTS {{ ?p ?r ?e . ?p a {_PAPER} FILTER(?r IN ({_LINK_SET})) }} }}"""):
-                key = node_id(str(iri), self.base)
-                kind = key.split("/", 1)[0]
-                nodes[str(iri)] = {"id": key, "iri": iri,
-                                   "type": kind if kind in CONCEPT_TYPES else "entity",
-                                   "label": key.rsplit("/", 1)[-1], "support": None}
-        counted = [iri for iri, node in nodes.items() if node["support"] is None]
-        if counted:
-            linking: dict[str, set[str]] = {iri: set() for iri in counted}
-            for iri, paper in _rows(self.store, f"""SELECT ?n ?p WHERE {{
-  VALUES ?n {{ {_values(counted)} }} ?p ?r ?n . ?p a {_PAPER} FILTER(?r IN ({_LINK_SET})) }}"""):
-                linking[str(iri)].add(str(paper))
-            for iri in counted:
-                nodes[iri]["support"] = len(linking[iri])
-        return nodes
+        return read_nodes(self.store, iris, self.base)
 
     def _ranks(self, iris: Sequence[str]) -> dict[str, dict[str, Any]]:
         """What a walk ranks and filters the nodes of a level by: id, type, support."""
@@ -242,11 +104,11 @@ SELECT ?n ?p ?v (isIRI(?v) AS ?i) WHERE {{
         return self.describe([iri]).get(iri)
 
     def aliases(self, iris: Iterable[str]) -> dict[str, list[str]]:
-        wanted = [iri for iri in dict.fromkeys(iris) if _safe(iri)]
+        wanted = [iri for iri in dict.fromkeys(iris) if is_safe_iri(iri)]
         out: dict[str, list[str]] = {iri: [] for iri in wanted}
-        for part in _chunks(wanted):
-            for iri, alias in _rows(self.store, f"""SELECT ?n ?a WHERE {{
-  VALUES ?n {{ {_values(part)} }} ?n <{SKOS}altLabel> ?a }}"""):
+        for part in in_chunks(wanted):
+            for iri, alias in select_rows(self.store, f"""SELECT ?n ?a WHERE {{
+  VALUES ?n {{ {values_block(part)} }} ?n <{SKOS}altLabel> ?a }}"""):
                 out[str(iri)].append(str(alias))
         return {iri: sorted(names) for iri, names in out.items()}
 
@@ -258,16 +120,16 @@ SELECT ?n ?p ?v (isIRI(?v) AS ?i) WHERE {{
         (HOP_CAP) of them; and whether the cap cut them short. (`per_node` is for sources
         that rank each node's links; here links come in store order and it is not used.)"""
         cap = HOP_CAP if cap is None else cap
-        wanted = [iri for iri in iris if _safe(iri)]
+        wanted = [iri for iri in iris if is_safe_iri(iri)]
         found: list[tuple[str, str, str]] = []
         # Two plain queries rather than a UNION with BIND: every server plans these well.
-        patterns = (f"VALUES ?p {{ {{}} }} ?p ?r ?e . ?p a {_PAPER} "
-                    f"FILTER(?r IN ({_LINK_SET}) && isIRI(?e))",
-                    f"VALUES ?e {{ {{}} }} ?p ?r ?e . ?p a {_PAPER} FILTER(?r IN ({_LINK_SET}))")
+        patterns = (f"VALUES ?p {{ {{}} }} ?p ?r ?e . ?p a {PAPER} "
+                    f"FILTER(?r IN ({LINK_SET}) && isIRI(?e))",
+                    f"VALUES ?e {{ {{}} }} ?p ?r ?e . ?p a {PAPER} FILTER(?r IN ({LINK_SET}))")
         for pattern in patterns:
-            for part in _chunks(wanted):
-                where = pattern.replace("{}", _values(part), 1)
-                rows = _rows(self.store, f"""SELECT ?p ?r ?e WHERE {{ {where} }}
+            for part in in_chunks(wanted):
+                where = pattern.replace("{}", values_block(part), 1)
+                rows = select_rows(self.store, f"""SELECT ?p ?r ?e WHERE {{ {where} }}
 LIMIT {cap + 1 - len(found)}""")
                 found.extend((str(p), str(r)[len(PKG):], str(e)) for p, r, e in rows)
                 if len(found) > cap:
@@ -277,11 +139,11 @@ LIMIT {cap + 1 - len(found)}""")
     def edges_among(self, iris: Iterable[str]) -> list[dict[str, str]]:
         """Edges between the given nodes, one per link name, sorted."""
         chosen = set(iris)
-        papers = [iri for iri in chosen if _safe(iri)]
+        papers = [iri for iri in chosen if is_safe_iri(iri)]
         edges = set()
-        for part in _chunks(sorted(papers)):
-            for paper, relation, entity in _rows(self.store, f"""SELECT ?p ?r ?e WHERE {{
-  VALUES ?p {{ {_values(part)} }} ?p ?r ?e . ?p a {_PAPER} FILTER(?r IN ({_LINK_SET})) }}"""):
+        for part in in_chunks(sorted(papers)):
+            for paper, relation, entity in select_rows(self.store, f"""SELECT ?p ?r ?e WHERE {{
+  VALUES ?p {{ {values_block(part)} }} ?p ?r ?e . ?p a {PAPER} FILTER(?r IN ({LINK_SET})) }}"""):
                 if entity in chosen:
                     edges.add((node_id(str(paper), self.base), node_id(str(entity), self.base),
                                str(relation)[len(PKG):]))
@@ -293,7 +155,7 @@ LIMIT {cap + 1 - len(found)}""")
                       types: Iterable[str] | None = None,
                       limit: int = 200) -> tuple[list[dict[str, Any]], list[dict[str, str]], bool]:
         """(nodes, edges, truncated): nodes within `depth` hops of the node `centre` (an IRI),
-        edges either way, at most `limit` nodes, as graph.network.neighbourhood walks them:
+        edges either way, at most `limit` nodes, as projection.neighbourhood walks them:
         `types` keeps only nodes of those types (the centre stays) and the walk goes through
         kept nodes only; nearer nodes first, then more support, then id."""
         wanted = set(types) if types else None
@@ -372,8 +234,8 @@ LIMIT {cap + 1 - len(found)}""")
                         level.setdefault(far, []).append(near)
             if not level:
                 return []
-            for node, near in level.items():
-                mine[node] = sorted(set(near))
+            for node, nears in level.items():
+                mine[node] = sorted(set(nears))
             meeting = [node for node in level if node in other]
             if meeting:
                 return self._join(meeting, parents, max_paths)
@@ -404,7 +266,7 @@ LIMIT {cap + 1 - len(found)}""")
             return steps
 
         best = min(depth(m, parents[0]) + depth(m, parents[1]) for m in meeting)
-        paths = []
+        paths: list[list[str]] = []
         for middle in meeting:
             if len(paths) >= PATHS_FOUND:
                 break
@@ -418,8 +280,8 @@ LIMIT {cap + 1 - len(found)}""")
         return sorted(paths)[:max_paths]
 
     def paper_count(self) -> int:
-        rows = list(_rows(self.store, f"SELECT (COUNT(?p) AS ?n) WHERE {{ ?p a {_PAPER} }}"))
-        return _number(rows[0][0]) or 0 if rows else 0
+        rows = list(select_rows(self.store, f"SELECT (COUNT(?p) AS ?n) WHERE {{ ?p a {PAPER} }}"))
+        return as_int(rows[0][0]) or 0 if rows else 0
 
     def similar_papers(self, paper: str, *, k: int = 10,
                        papers: int | None = None) -> list[dict[str, Any]]:
@@ -452,18 +314,18 @@ LIMIT {cap + 1 - len(found)}""")
                  "shared": sorted(node_id(e, self.base) for e in shared[o])} for o in ranked]
 
     def _linked(self, paper: str) -> list[str]:
-        return [str(e) for (e,) in _rows(self.store, f"""SELECT DISTINCT ?e WHERE {{
-  <{paper}> ?r ?e . FILTER(?r IN ({_LINK_SET}) && isIRI(?e)) }}""")]
+        return [str(e) for (e,) in select_rows(self.store, f"""SELECT DISTINCT ?e WHERE {{
+  <{paper}> ?r ?e . FILTER(?r IN ({LINK_SET}) && isIRI(?e)) }}""")]
 
     def _papers_linking(self, entity: str) -> list[str]:
-        return [str(p) for (p,) in _rows(self.store, f"""SELECT DISTINCT ?p WHERE {{
-  ?p ?r <{entity}> . ?p a {_PAPER} FILTER(?r IN ({_LINK_SET})) }}""")]
+        return [str(p) for (p,) in select_rows(self.store, f"""SELECT DISTINCT ?p WHERE {{
+  ?p ?r <{entity}> . ?p a {PAPER} FILTER(?r IN ({LINK_SET})) }}""")]
 
     def _shared(self, papers: list[str], weights: dict[str, float]) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {p: [] for p in papers}
-        for part in _chunks(papers):
-            for paper, entity in _rows(self.store, f"""SELECT DISTINCT ?p ?e WHERE {{
-  VALUES ?p {{ {_values(part)} }} ?p ?r ?e . FILTER(?r IN ({_LINK_SET})) }}"""):
+        for part in in_chunks(papers):
+            for paper, entity in select_rows(self.store, f"""SELECT DISTINCT ?p ?e WHERE {{
+  VALUES ?p {{ {values_block(part)} }} ?p ?r ?e . FILTER(?r IN ({LINK_SET})) }}"""):
                 if entity in weights:
                     out[str(paper)].append(str(entity))
         return {p: sorted(es) for p, es in out.items()}
@@ -471,10 +333,10 @@ LIMIT {cap + 1 - len(found)}""")
     def papers_of(self, entity: str) -> list[tuple[str, list[str]]]:
         """(paper IRI, link names in link order) of every paper linking the entity IRI."""
         relations: dict[str, list[str]] = {}
-        for paper, relation in _rows(self.store, f"""SELECT ?p ?r WHERE {{
-  ?p ?r <{entity}> . ?p a {_PAPER} FILTER(?r IN ({_LINK_SET})) }}"""):
+        for paper, relation in select_rows(self.store, f"""SELECT ?p ?r WHERE {{
+  ?p ?r <{entity}> . ?p a {PAPER} FILTER(?r IN ({LINK_SET})) }}"""):
             relations.setdefault(str(paper), []).append(str(relation)[len(PKG):])
-        return sorted(((p, sorted(set(r), key=_ORDER.__getitem__))
+        return sorted(((p, sorted(set(r), key=LINK_ORDER.__getitem__))
                        for p, r in relations.items()), key=lambda x: node_id(x[0], self.base))
 
     def cooccurring(self, entity: str, *, limit: int = 20) -> list[dict[str, Any]]:
@@ -485,8 +347,8 @@ LIMIT {cap + 1 - len(found)}""")
         return [{**nodes[o], "papers": n} for o, n in rows if o in nodes]
 
     def _cooccurring_rows(self, entity: str, limit: int) -> list[tuple[str, int]]:
-        return [(str(o), _number(n) or 0) for o, n in _rows(self.store, f"""
+        return [(str(o), as_int(n) or 0) for o, n in select_rows(self.store, f"""
 SELECT ?o (COUNT(DISTINCT ?p) AS ?n) WHERE {{
-  ?p ?r <{entity}> . ?p a {_PAPER} FILTER(?r IN ({_LINK_SET}))
-  ?p ?r2 ?o . FILTER(?r2 IN ({_LINK_SET}) && isIRI(?o) && ?o != <{entity}>)
+  ?p ?r <{entity}> . ?p a {PAPER} FILTER(?r IN ({LINK_SET}))
+  ?p ?r2 ?o . FILTER(?r2 IN ({LINK_SET}) && isIRI(?o) && ?o != <{entity}>)
 }} GROUP BY ?o ORDER BY DESC(?n) ?o LIMIT {int(limit)}""")]

@@ -1,0 +1,48 @@
+"""The graph of papers and entities derived from the store, and the questions asked of it.
+
+- `nodes`: the node types, link names and ids ("type/slug" under the base) every part shares.
+- `store_graph` (with `sparql_parts`): neighbourhoods, paths, similar papers and co-occurring
+  entities answered from the store by bounded SPARQL queries, on any backend.
+- `search_index` writes, and `search_queries` reads, the SQLite search index built with each
+  store generation; `index_graph` answers `store_graph`'s questions from it.
+- `projection`: the whole graph as a networkx DiGraph, cached per store generation, for what
+  needs all of it at once (GraphML export, drawing a bounded subgraph).
+- `overview`: the drawing of the whole graph's shared entities; `stats`: `paperkg stats`.
+
+The names below are the package's public ones; `overview` is imported as a module
+(`from graph.network import overview`) because it draws with `graph.viz`, which reads the
+projection from here.
+"""
+
+from graph.network.index_graph import IndexGraph
+from graph.network.nodes import (
+    CLASS_TYPES,
+    CONCEPT_TYPES,
+    LINKS,
+    NODE_TYPES,
+    UnknownNode,
+    node_id,
+    node_iri,
+)
+from graph.network.projection import (
+    Neighbourhood,
+    build,
+    cooccurring,
+    describe,
+    neighbourhood,
+    projection,
+    resolve,
+    shortest_paths,
+    similar_papers,
+    write_graphml,
+)
+from graph.network.search_queries import SearchIndex
+from graph.network.stats import store_stats, top_entities
+from graph.network.store_graph import StoreGraph
+
+__all__ = [
+    "CLASS_TYPES", "CONCEPT_TYPES", "LINKS", "NODE_TYPES", "IndexGraph", "Neighbourhood",
+    "SearchIndex", "StoreGraph", "UnknownNode", "build", "cooccurring", "describe",
+    "neighbourhood", "node_id", "node_iri", "projection", "resolve", "shortest_paths",
+    "similar_papers", "store_stats", "top_entities", "write_graphml",
+]
