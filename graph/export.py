@@ -28,10 +28,10 @@ from typing import IO, Any
 from pyoxigraph import DefaultGraph, Quad, RdfFormat, parse, serialize
 
 from graph.errors import PaperkgError
-from graph.vocab import DEFAULT_BASE, prefixes
 from graph.rdf import sort_quads
 from graph.report import render_markdown
 from graph.store import Store
+from graph.vocab import DEFAULT_BASE, prefixes
 
 #: `paperkg export --format` name -> (format, whether it holds named graphs, file suffix).
 FORMATS: dict[str, tuple[RdfFormat, bool, str]] = {
@@ -246,10 +246,12 @@ class SortedGraphs:
                     facts.write(line)
                     if dataset_out is not None:
                         dataset_out.write(line)
-            for name in self.names:
+            for name in self.names:  # none unless there is a dataset to write
                 store.dump_graph(raw, name)
                 suffix = f" <{name}> .\n"
-                dataset_out.writelines(line[:-3] + suffix for line in _sorted_runs(raw, work))
+                if dataset_out is not None:
+                    dataset_out.writelines(line[:-3] + suffix
+                                           for line in _sorted_runs(raw, work))
         finally:
             if dataset_out is not None:
                 dataset_out.close()
