@@ -246,10 +246,12 @@ class SortedGraphs:
                     facts.write(line)
                     if dataset_out is not None:
                         dataset_out.write(line)
-            for name in self.names:
+            for name in self.names:  # none unless there is a dataset to write
                 store.dump_graph(raw, name)
                 suffix = f" <{name}> .\n"
-                dataset_out.writelines(line[:-3] + suffix for line in _sorted_runs(raw, work))
+                if dataset_out is not None:
+                    dataset_out.writelines(line[:-3] + suffix
+                                           for line in _sorted_runs(raw, work))
         finally:
             if dataset_out is not None:
                 dataset_out.close()

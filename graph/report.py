@@ -74,7 +74,7 @@ class ReportBuilder:
                 classes[curie(quad.object.value)] += 1
             elif predicate in _LINKS:
                 links[curie(predicate)] += 1
-            elif predicate == _CLAIM_KIND:
+            elif predicate == _CLAIM_KIND and isinstance(quad.object, NamedNode):
                 kinds[quad.object.value.removeprefix(PKG).lower()] += 1
         self.counts = {"facts": facts, "provenance": provenance, "classes": classes,
                        "links": links, "kinds": kinds}

@@ -264,3 +264,36 @@ def test_dump_graph_writes_one_graph_as_n_triples(store, graph_quads, tmp_path):
         store.dump_graph(out, name)
         dumped = {q.triple for q in parse(path=str(out), format=RdfFormat.N_TRIPLES)}
         assert dumped == {q.triple for q in graph_quads if q.graph_name == graph}
+
+
+@pytest.mark.remote
+def test_a_build_into_a_server_is_the_embedded_build(server, tmp_path):
+    """`paperkg build --store URL` goes the embedded build's way: the same graph, report and
+    export bytes."""
+    import json
+
+    from graph.build import build
+    from graph.store import open_store
+
+    corpus = tmp_path / "papers.jsonl"
+    corpus.write_text("\n".join(json.dumps(record) for record in [
+        {"id": "r1", "title": "Sparse Attention for Long Documents",
+         "abstract": "We propose Sparse Attention, a method for long documents. We evaluate "
+                     "it on the LongDocs dataset and improve accuracy by 2.1%."},
+        {"id": "r2", "title": "Graph Networks on LongDocs",
+         "abstract": "We apply graph neural networks to the LongDocs dataset."},
+    ]) + "\n", encoding="utf-8")
+    into_server = build([str(corpus)], out_dir=tmp_path / "server", store=server, base=BASE)
+    embedded = build([str(corpus)], out_dir=tmp_path / "embedded", store=str(tmp_path / "s"),
+                     base=BASE)
+    assert into_server.quads == embedded.quads and into_server.report == embedded.report
+    for name in ("graph.trig", "graph.ttl", "report.json"):
+        assert (tmp_path / "server" / name).read_bytes() == \
+            (tmp_path / "embedded" / name).read_bytes(), name
+    remote, local = RemoteStore(server, timeout=20), open_store(str(tmp_path / "s"),
+                                                                read_only=True)
+    try:
+        assert set(remote.quads()) == set(local.quads())
+    finally:
+        remote.close()
+        local.close()

@@ -312,7 +312,7 @@ def _only(key: str):
     return corpus
 
 
-def test_replace_graph_of_adds_back(tmp_path, quads):
+def test_replace_paper_adds_back(tmp_path, quads):
     store = open_store(str(tmp_path / "s"))
     store.replace_all(corpus_quads(_only(KEY_B), taxonomy=NO_TAXONOMY))
     corpus = make_corpus()
