@@ -3,9 +3,9 @@
 
 Every answer comes from the store, bounded by the question: graph walks (neighbourhood, path,
 similar papers, an entity's co-occurring entities) are SPARQL queries over the part of the
-graph they touch (graph.network.store_graph), and lists, search and name lookup read the search index
-built with the store (graph.network.search_index, one SQLite file per store generation). Nothing
-holds the whole graph in memory, so a server's size does not grow with the store's, and a
+graph they touch (graph.network.store_graph), and lists, search and name lookup read the search
+index built with the store (graph.network.search_index, one SQLite file per store generation).
+Nothing holds the whole graph in memory, so a server's size does not grow with the store's, and a
 remote SPARQL store is served the same way. Bad parameters are 400 naming the parameter;
 unknown nodes are 404.
 
