@@ -7,6 +7,7 @@ import pyoxigraph as ox
 from graph.errors import QueryError
 from graph.nlp.text_clean import collapse
 from graph.sparqltext import UPDATE_KEYWORDS, explain, first_keyword, tokens
+from graph.vocab import PREFIXES
 
 _RESULT_FORMATS = {
     "json": ox.QueryResultsFormat.JSON,
@@ -46,15 +47,14 @@ def render(store, sparql: str, fmt: str = "table") -> str:
         raise QueryError(f"query: {explain(sparql, str(exc))}") from None
     if isinstance(result, ox.QueryBoolean):
         if fmt in _RESULT_FORMATS:
-            return result.serialize(format=_RESULT_FORMATS[fmt]).decode("utf-8")
+            return (result.serialize(format=_RESULT_FORMATS[fmt]) or b"").decode("utf-8")
         return ("true" if bool(result) else "false") + "\n"
     if isinstance(result, ox.QueryTriples):
-        from graph.vocab import PREFIXES
-
         rdf_format = _GRAPH_FORMATS.get(fmt, ox.RdfFormat.TURTLE)
-        return ox.serialize(list(result), format=rdf_format, prefixes=PREFIXES).decode("utf-8")
+        text = ox.serialize(list(result), format=rdf_format, prefixes=PREFIXES) or b""
+        return text.decode("utf-8")
     if fmt in _RESULT_FORMATS:
-        return result.serialize(format=_RESULT_FORMATS[fmt]).decode("utf-8")
+        return (result.serialize(format=_RESULT_FORMATS[fmt]) or b"").decode("utf-8")
     if fmt != "table":
         raise QueryError(f"--format {fmt} is for CONSTRUCT/DESCRIBE queries; use table, json, csv")
     names = [v.value for v in result.variables]

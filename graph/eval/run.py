@@ -103,11 +103,11 @@ def run_corpus(
     elif c.kind == "areas":
         _area_rows(c, split, papers, extractions, result, errors)
     else:
-        acc = gold_results.score(papers, extractions)
+        numbers = gold_results.score(papers, extractions)
         result.rows += [
-            _share_row(c, split, "with unit", acc.quantities, acc.unit_share),
-            _share_row(c, split, "with metric", acc.named_metric, acc.metric_share),
-            _share_row(c, split, "counts taken", acc.counts, acc.counts_share),
+            _share_row(c, split, "with unit", numbers.quantities, numbers.unit_share),
+            _share_row(c, split, "with metric", numbers.named_metric, numbers.metric_share),
+            _share_row(c, split, "counts taken", numbers.counts, numbers.counts_share),
         ]
     return result
 

@@ -156,6 +156,8 @@ def train(out_dir: str | None = None, *, source: Path | str) -> str:
                    agree if precision >= TARGET_PRECISION else balance, precision)
             if best is None or key > best[0]:
                 best = (key, floor, minimum)
+    if best is None:
+        raise InputError("areas training: no (floor, minimum) setting was tried")
     _, floor, minimum = best
 
     model = _fit(features, labels, weights)

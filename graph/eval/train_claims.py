@@ -225,7 +225,7 @@ def out_of_fold(abstracts: Sequence[Abstract], extra: Sequence[Abstract], folds:
 
 
 def choose_threshold(abstracts: Sequence[Abstract], scores: Sequence[Sequence[float]],
-                     rules: Sequence[Sequence[bool]]):
+                     rules: Sequence[Sequence[int]]):
     """The threshold rule on out-of-fold scores, for the score alone and for the score with a
     lower threshold where the rules take the sentence; (threshold, rule threshold) and the
     sweep of the first come back."""

@@ -91,7 +91,8 @@ def domain_quads(
                 papers_in[domain_slug(mention)].add(key)
     labelled: dict[str, dict[NamedNode, Literal]] = defaultdict(dict)
     for quad in taxonomy:
-        if quad.predicate in (RDFS_LABEL, SKOS_PREF) and isinstance(quad.object, Literal):
+        if (quad.predicate in (RDFS_LABEL, SKOS_PREF) and isinstance(quad.object, Literal)
+                and isinstance(quad.subject, NamedNode)):
             current = labelled[quad.subject.value].get(quad.predicate)
             if current is None or str(quad.object) < str(current):
                 labelled[quad.subject.value][quad.predicate] = quad.object
