@@ -108,6 +108,8 @@ WHERE names.key = ? ORDER BY nodes.support DESC, nodes.id LIMIT 1""",
 
     def _holding(self, needle: str) -> tuple[str, dict[str, Any]]:
         """A WHERE clause for the rows with `needle` in a name, and its parameters."""
+        if "\x00" in needle:  # no name holds NUL, and FTS5 cannot read it inside a phrase
+            return "0", {}
         where = "(instr(folded, :q) > 0 OR instr(afolded, :q) > 0)"
         if len(needle) < 3:  # too short for trigrams: a scan, still in SQLite
             return where, {"q": needle}

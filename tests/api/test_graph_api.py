@@ -126,6 +126,12 @@ def test_entities_search_in_aliases(client):
     assert [e["id"] for e in document["entities"]] == ["dataset/squad"]
 
 
+def test_entities_search_with_nul_finds_nothing(client):
+    for q in ("trans%00former", "%00", "a%00"):
+        document = _get(client, f"/api/entities?q={q}")
+        assert (document["total"], document["entities"]) == (0, []), q
+
+
 def test_entities_limit(client):
     document = _get(client, "/api/entities?limit=3")
     assert document["total"] == 18
