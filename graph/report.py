@@ -13,6 +13,7 @@ from typing import Any
 from pyoxigraph import DefaultGraph, NamedNode, Quad
 
 from graph.model import Entity, PaperExtraction, ResolvedCorpus
+from graph.nlp.text_clean import MAX_EXTRACTION_CHARS, extraction_view
 from graph.rdf import paper_label
 from graph.store import Store, solutions
 from graph.vocab import LINK_IRIS, MAKES_CLAIM, PKG, PREFIXES, RDF
@@ -217,7 +218,6 @@ def corpus_report(corpus: Any) -> tuple[dict[str, Any], list[str]]:
     - `cut`: papers whose abstract extraction read only in part (over
       `graph.nlp.text_clean.MAX_EXTRACTION_CHARS`), with the lengths.
     """
-    from graph.nlp.text_clean import MAX_EXTRACTION_CHARS, extraction_view
 
     formats: Counter[str] = Counter()
     for notes in corpus.notes.values():
