@@ -246,10 +246,13 @@ class SortedGraphs:
                     facts.write(line)
                     if dataset_out is not None:
                         dataset_out.write(line)
+            # names are only listed when the dataset is written
             for name in self.names:
                 store.dump_graph(raw, name)
                 suffix = f" <{name}> .\n"
-                dataset_out.writelines(line[:-3] + suffix for line in _sorted_runs(raw, work))
+                if dataset_out is not None:
+                    dataset_out.writelines(line[:-3] + suffix
+                                           for line in _sorted_runs(raw, work))
         finally:
             if dataset_out is not None:
                 dataset_out.close()

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from pyoxigraph import DefaultGraph, NamedNode, Quad
+from pyoxigraph import DefaultGraph, NamedNode, Quad, Triple
 
 from graph.model import Entity, PaperExtraction, ResolvedCorpus
 from graph.rdf import paper_label
@@ -74,7 +74,7 @@ class ReportBuilder:
                 classes[curie(quad.object.value)] += 1
             elif predicate in _LINKS:
                 links[curie(predicate)] += 1
-            elif predicate == _CLAIM_KIND:
+            elif predicate == _CLAIM_KIND and not isinstance(quad.object, Triple):
                 kinds[quad.object.value.removeprefix(PKG).lower()] += 1
         self.counts = {"facts": facts, "provenance": provenance, "classes": classes,
                        "links": links, "kinds": kinds}

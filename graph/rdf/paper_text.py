@@ -311,10 +311,10 @@ def _paper_lines(
             if ref is not None:
                 type_, _, slug = ref.partition("/")
                 body = nt_iri(entity_iri(base, type_, slug))
-                predicate = PROPOSES if mention.proposed else LINK_PREDICATE.get(type_)
-                if predicate is None:
+                link = PROPOSES if mention.proposed else LINK_PREDICATE.get(type_)
+                if link is None:
                     raise ValueError(f"paper {key}: link {ref!r} has an unknown entity type")
-                lines.append(f"{node} {nt(predicate)} {body} .\n")
+                lines.append(f"{node} {nt(link)} {body} .\n")
         else:
             continue
         annotation_number += 1
