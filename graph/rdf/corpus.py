@@ -8,7 +8,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
+from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad, Triple
 
 from graph.model import Entity, ResolvedCorpus
 from graph.nlp.text_clean import collapse
@@ -91,11 +91,12 @@ def domain_quads(
                 papers_in[domain_slug(mention)].add(key)
     labelled: dict[str, dict[NamedNode, Literal]] = defaultdict(dict)
     for quad in taxonomy:
+        subject = quad.subject
         if (quad.predicate in (RDFS_LABEL, SKOS_PREF) and isinstance(quad.object, Literal)
-                and isinstance(quad.subject, NamedNode)):
-            current = labelled[quad.subject.value].get(quad.predicate)
+                and not isinstance(subject, Triple)):
+            current = labelled[subject.value].get(quad.predicate)
             if current is None or str(quad.object) < str(current):
-                labelled[quad.subject.value][quad.predicate] = quad.object
+                labelled[subject.value][quad.predicate] = quad.object
     quads: list[Quad] = []
     # Every concept answers to rdfs:label too, as the other entity classes do.
     for concept in sorted(labelled):
