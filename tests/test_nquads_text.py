@@ -217,3 +217,22 @@ def test_any_text_and_number_is_written_as_the_reference_writes_it(name, other, 
     links = resolved.links["k-1"]
     assert (rdf.paper_lines(extraction, links, entities=resolved.entities)
             == _written(rdf.paper_quads(extraction, links, entities=resolved.entities)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(min_size=1, max_size=20))
+def test_any_identifier_is_written_as_a_valid_iri(value):
+    # a DOI, arXiv or OpenAlex id as given (old SICI DOIs hold "<", ">", "#"): its sameAs IRI
+    # is one Oxigraph takes, and the writer's line is the reference quad
+    paper = Paper(key="k-1", abstract="A method.", doi=value, arxiv=value, openalex=value)
+    extraction = PaperExtraction(paper, [])
+    resolved = resolve([extraction])
+    quads = rdf.paper_quads(extraction, resolved.links["k-1"], entities=resolved.entities)
+    assert rdf.paper_lines(extraction, resolved.links["k-1"],
+                           entities=resolved.entities) == _written(quads)
+
+
+def test_a_sici_doi_keeps_its_characters_percent_encoded():
+    doi = "10.1002/(SICI)1097-4636(199708)36:2<137::AID-JBM1>3.0.CO;2-R#x?y[1]"
+    assert rdf.iri_part(doi) == (
+        "10.1002/(SICI)1097-4636(199708)36:2%3C137::AID-JBM1%3E3.0.CO;2-R%23x%3Fy%5B1%5D")

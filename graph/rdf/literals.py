@@ -59,10 +59,19 @@ def iri(value: str) -> NamedNode:
     return NamedNode(value)
 
 
-#: What an IRI cannot hold as it is (RFC 3987 and N-Triples): percent-encoded in `iri_part`.
-_IRI_UNSAFE = re.compile(r'[<>"{}|^`\\\x00-\x20\x7f]|%(?![0-9A-Fa-f]{2})')
+#: What a path segment of an IRI cannot hold as it is (RFC 3987 and N-Triples): percent-encoded
+#: in `iri_part`. "?" and "#" would start a query or a fragment and "[" "]" are only for hosts; a
+#: non-ASCII character is kept only where RFC 3987's `ucschar` allows it.
+_IRI_UNSAFE = re.compile(
+    r'[<>"{}|^`\\\x00-\x20\x7f-\x9f\[\]#?\ud800-\uf8ff\ufdd0-\ufdef\ufff0-\uffff]'
+    r'|[\U0001fffe-\U0001ffff\U0002fffe-\U0002ffff\U0003fffe-\U0003ffff\U0004fffe-\U0004ffff'
+    r'\U0005fffe-\U0005ffff\U0006fffe-\U0006ffff\U0007fffe-\U0007ffff\U0008fffe-\U0008ffff'
+    r'\U0009fffe-\U0009ffff\U000afffe-\U000affff\U000bfffe-\U000bffff\U000cfffe-\U000cffff'
+    r'\U000dfffe-\U000dffff\U000e0000-\U000e0fff\U000efffe-\U0010ffff]'
+    r'|%(?![0-9A-Fa-f]{2})')
 
 
 def iri_part(text: str) -> str:
     """`text` (a DOI, say) as a piece of an IRI: characters an IRI cannot hold percent-encoded."""
-    return _IRI_UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), text)
+    return _IRI_UNSAFE.sub(
+        lambda m: "".join(f"%{b:02X}" for b in m.group().encode("utf-8", "surrogatepass")), text)
