@@ -121,7 +121,8 @@ def _ratios(results: list[dict[str, Any]]) -> list[str]:
     for n in sorted({r["papers"] for r in results}):
         now = next(r for r in results if r["papers"] == n and r["code"] == "now")
         base = next(r for r in results if r["papers"] == n and r["code"] != "now")
-        out.append(f"{n:,} papers: now / {base['code']}: wall {now['wall_s'] / base['wall_s']:.2f}x, "
+        out.append(f"{n:,} papers: now / {base['code']}: "
+                   f"wall {now['wall_s'] / base['wall_s']:.2f}x, "
                    f"CPU {now['cpu_s'] / base['cpu_s']:.2f}x, "
                    f"peak PSS {now['peak_pss_mib'] / base['peak_pss_mib']:.2f}x")
     return out
