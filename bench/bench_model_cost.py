@@ -5,6 +5,8 @@ that whatever else the machine runs hits both alike.
 
     .venv/bin/python bench/bench_model_cost.py                          # 1,000, 4,000, all
     .venv/bin/python bench/bench_model_cost.py --sizes 200 --json /tmp/cost.json
+    .venv/bin/python bench/bench_model_cost.py --report run1.log run2.log   # tables again
+    .venv/bin/python bench/bench_model_cost.py --sample 1000 /tmp/sample.jsonl  # the input only
 
 The baseline is checked out with `git worktree add --detach` into a temporary folder and run
 with this checkout's interpreter, its folder first on PYTHONPATH; the folder is removed at
@@ -60,6 +62,12 @@ def read_sample(path: Path) -> list[dict[str, str]]:
                                 "abstract": record["abstract"]})
     records.sort(key=lambda r: hashlib.sha1(r["id"].encode()).hexdigest())
     return records
+
+
+def write_sample(records: list[dict[str, str]], n: int, path: Path) -> None:
+    with open(path, "w", encoding="utf-8") as handle:
+        for record in records[:n]:
+            handle.write(json.dumps(record) + "\n")
 
 
 def _busy_jiffies() -> int:
@@ -119,8 +127,10 @@ def _table(results: list[dict[str, Any]]) -> str:
 def _ratios(results: list[dict[str, Any]]) -> list[str]:
     out = []
     for n in sorted({r["papers"] for r in results}):
-        now = next(r for r in results if r["papers"] == n and r["code"] == "now")
-        base = next(r for r in results if r["papers"] == n and r["code"] != "now")
+        now = next((r for r in results if r["papers"] == n and r["code"] == "now"), None)
+        base = next((r for r in results if r["papers"] == n and r["code"] != "now"), None)
+        if now is None or base is None:
+            continue
         out.append(f"{n:,} papers: now / {base['code']}: "
                    f"wall {now['wall_s'] / base['wall_s']:.2f}x, "
                    f"CPU {now['cpu_s'] / base['cpu_s']:.2f}x, "
@@ -137,7 +147,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, help="keep the store of this checkout's largest "
                         "build here (for `paperkg stats --top 15 --store DIR`)")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--report", type=Path, nargs="+", metavar="LOG",
+                        help="print the table and ratios of the result lines of earlier runs' "
+                        "output (one JSON object a line) instead of building")
+    parser.add_argument("--sample", nargs=2, metavar=("N", "FILE"),
+                        help="only write the first N abstracts of the order used here to FILE "
+                        "(outside the repository)")
     args = parser.parse_args(argv)
+    if args.sample:
+        write_sample(read_sample(args.abstracts), int(args.sample[0]), Path(args.sample[1]))
+        return 0
+    if args.report:
+        results = [json.loads(line) for log in args.report
+                   for line in log.read_text(encoding="utf-8").splitlines()
+                   if line.startswith('{"papers"')]
+        print(_table(results))
+        print("\n".join(_ratios(results)))
+        return 0
 
     records = read_sample(args.abstracts)
     sizes = [int(s) or len(records) for s in args.sizes.split(",")]
@@ -151,9 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for index, n in enumerate(sizes):
             corpus = temp / f"sample-{n}.jsonl"
-            with open(corpus, "w", encoding="utf-8") as handle:
-                for record in records[:n]:
-                    handle.write(json.dumps(record) + "\n")
+            write_sample(records, n, corpus)
             order = [("now", ROOT), (label, base_code)]
             if index % 2:
                 order.reverse()
