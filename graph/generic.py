@@ -9,8 +9,23 @@ with digits, a capitalised single word or a capital inside a word are never gene
 ("ImageNet", "BLEU-4", "Transformer"); title case is not ("Deep Neural Networks"). A field's own
 vocabulary is uneven ("image classification" lives in CVPR, "machine translation" in ACL). A
 metric is spared when many of its abstracts report a number next to it ("accuracy");
-"efficiency" and "convergence" are rarely measured so. The thresholds were chosen on the table
-alone (see docs/linking.md); no list of words is written by hand.
+"efficiency" and "convergence" are rarely measured so, and a metric that is not measured is
+generic from the share of a single word on, even or not ("objective function": a field's own
+metrics are the measured ones). A single word that almost never ends a noun phrase in the
+abstracts only modifies one ("Gaussian", "Markov", "pretrained"): alone it is no entity, even
+capitalised. The thresholds were chosen on the table alone (see docs/linking.md); no list of
+words is written by hand.
+
+Three more kinds of name are no entity, whatever the table says (costs on train gold: `python
+-m graph.generic_stats --gold tests/gold/scierc-train.json`):
+- the name of a research field: a top concept of data/taxonomy.ttl ("Computer vision"), the
+  acronym of one that the taxonomy lists ("NLP"), or an AAAI track ("Machine Learning II");
+  the domains extractor already reads these words as evidence of the paper's area, so the
+  paper links to the area, not to a task of that name;
+- a number with a one-letter unit ("3D", "4K", "7B"): it measures something, it names nothing;
+- a mention that is one modifier word alone (`is_lone_modifier`: an adjective, or a word that
+  modifies a noun outside the mention, "pretrained" of "pretrained models", "Gaussian" of
+  "Gaussian noise"), which needs the parse and so is judged in the pipeline.
 """
 
 from __future__ import annotations
@@ -22,10 +37,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graph.errors import InputError
+from graph.eval.gold_areas import TRACK_AREAS
 from graph.model import ENTITY_TYPES, Mention
 from graph.name_forms import singular
 from graph.paths import DATA_DIR
 from graph.slug import label_key
+from graph.taxonomy import load as load_taxonomy
 
 DEFAULT_PATH = DATA_DIR / "generic.tsv"
 #: venue groups of the table, in its column order
@@ -61,6 +78,8 @@ class PhraseStats:
     docs: int
     groups: tuple[int, ...]
     near_number: int
+    #: abstracts in which it ends a noun phrase at least once (a stop word or the end follows)
+    head: int
 
 
 @dataclass(frozen=True)
@@ -94,7 +113,7 @@ def parse(path: Path | str = DEFAULT_PATH) -> GenericTable:
     path = Path(path)
     totals: tuple[int, ...] | None = None
     phrases: dict[str, PhraseStats] = {}
-    width = len(GROUPS) + 3
+    width = len(GROUPS) + 4
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
@@ -110,9 +129,10 @@ def parse(path: Path | str = DEFAULT_PATH) -> GenericTable:
         except ValueError as exc:
             raise InputError(f"{path}:{line_no}: bad row: {exc}") from exc
         if fields[0] == "#all":
-            totals = tuple(numbers[1:-1])
+            totals = tuple(numbers[1:-2])
         else:
-            phrases[fields[0]] = PhraseStats(numbers[0], tuple(numbers[1:-1]), numbers[-1])
+            phrases[fields[0]] = PhraseStats(numbers[0], tuple(numbers[1:-2]), numbers[-2],
+                                             numbers[-1])
     if totals is None:
         raise InputError(f"{path}: no #all row with the number of abstracts per venue group")
     return GenericTable(totals, phrases)
@@ -131,6 +151,38 @@ PHRASE_SHARE = 0.03
 MIN_SPREAD = 0.9
 #: a metric that has a number near it in this share of its abstracts is measured, not generic
 MEASURED_SHARE = 0.07
+#: a word that ends a noun phrase in fewer than this share of its abstracts only modifies:
+#: below 0.2 the table's words are adjectives, adverbs and prefixes ("bayesian" 0.01,
+#: "gaussian" 0.11, "pretrained" 0.15) with few nouns ("atari" 0.15); above it nouns start
+#: ("human" 0.20, "kitti" 0.21, "inception" 0.22, "coco" 0.24)
+MODIFIER_HEAD_SHARE = 0.2
+
+
+#: a number with a one-letter unit: "3D", "4K", "7B", "2.5D"
+_NUMBER_WITH_UNIT = re.compile(r"^\d+(?:\.\d+)?[- ]?[A-Za-z]$")
+#: the numbering of a track that one area spans ("Computer Vision II")
+_TRACK_NUMBER = re.compile(r"\s+[IVX]+$")
+
+
+@functools.lru_cache(maxsize=1)
+def field_keys() -> frozenset[str]:
+    """Table keys of the names of research fields: each top concept of the taxonomy, by its
+    preferred label and by an acronym of that label the taxonomy lists ("NLP"), and each AAAI
+    track that names an area. A narrower concept is a subfield that is also a task
+    ("object detection", "machine translation"): the gold of SciERC and SciREX train annotates
+    those as tasks far more often than the fields."""
+    keys = set()
+    for concept in load_taxonomy().concepts.values():
+        if not concept.is_top:
+            continue
+        keys.add(phrase_key(concept.pref_label))
+        initials = "".join(word[0] for word in phrase_tokens(concept.pref_label)
+                           if word not in ("and", "of"))
+        keys.update(phrase_key(alt) for alt in concept.alt_labels
+                    if alt.isupper() and alt.lower() == initials)
+    keys.update(phrase_key(_TRACK_NUMBER.sub("", track))
+                for track, areas in TRACK_AREAS.items() if areas)
+    return frozenset(keys)
 
 
 def is_generic_mention(mention: Mention, *, sentence_start: bool = False) -> bool:
@@ -144,6 +196,35 @@ def is_generic_mention(mention: Mention, *, sentence_start: bool = False) -> boo
     return _is_generic_cached(name, mention.type)
 
 
+def is_lone_modifier(mention: Mention, doc) -> bool:
+    """An entity mention of one word that modifies a noun outside it: an adjective or a
+    participle ("Gaussian" of "Gaussian noise", "pretrained" of "pretrained models"). Unless
+    its label names something else ("the model" -> GPT-2) or the word is name-shaped (a digit
+    or a capital inside it: "CNN", "ReLU"). Needs the spaCy parse (`doc` holds `mention`).
+    On SciERC and SciREX train, 4 of the ~70 adjectival modifiers predicted alone were gold
+    (language names as datasets: "Arabic", "Finnish")."""
+    if mention.type not in ENTITY_TYPES or (mention.label or mention.text) != mention.text:
+        return False
+    span = doc.char_span(mention.start, mention.end, alignment_mode="expand")
+    if span is None or len(span) != 1:
+        return False
+    word = span[0]
+    if any(ch.isdigit() for ch in word.text) or any(ch.isupper() for ch in word.text[1:]):
+        return False
+    modifies = word.dep_ in ("amod", "compound") and word.head.i != word.i
+    return modifies and (word.pos_ == "ADJ" or word.tag_ in ("VBN", "VBD"))
+
+
+def drop_generic(mentions: list[Mention], doc) -> list[Mention]:
+    """`mentions` of `doc` without the generic names and the lone modifiers."""
+    # a capital that only starts a sentence does not make a name ("Training is ...")
+    starts = ({t.idx for t in doc if t.is_sent_start}
+              if doc.has_annotation("SENT_START") else {0})
+    return [m for m in mentions
+            if not is_generic_mention(m, sentence_start=m.start in starts)
+            and not is_lone_modifier(m, doc)]
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def _is_generic_cached(name: str, entity_type: str) -> bool:
     return is_generic(name, entity_type)
@@ -151,24 +232,34 @@ def _is_generic_cached(name: str, entity_type: str) -> bool:
 
 def is_generic(name: str, entity_type: str, table: GenericTable | None = None) -> bool:
     """True when `name` (an entity of `entity_type`) is a word every field uses."""
-    if not name or any(ch.isdigit() for ch in name):
+    if not name or _NUMBER_WITH_UNIT.match(name.strip()):
+        return bool(name)
+    if phrase_key(name) in field_keys():
+        return True
+    if any(ch.isdigit() for ch in name):
         return False
     words = name.split()
     # One capitalised word is a name ("Transformer"); several words capitalised only at their
     # starts are a common phrase in title case ("Deep Neural Networks"), unless a word has a
     # capital inside it ("ImageNet", "CNN").
-    if len(words) == 1 and any(ch.isupper() for ch in name):
-        return False
     if any(ch.isupper() for word in words for ch in word[1:]):
         return False
     table = table if table is not None else load()
     key = phrase_key(name)
     stats = table.phrases.get(key)
+    # A word that (nearly) never ends a noun phrase only modifies one: alone it names nothing,
+    # capitalised or not ("Gaussian", "Markov", "pretrained").
+    if stats is not None and " " not in key and stats.head < MODIFIER_HEAD_SHARE * stats.docs:
+        return True
+    if len(words) == 1 and any(ch.isupper() for ch in name):
+        return False
     if stats is None:
         return False
     if entity_type == "metric" and stats.near_number >= MEASURED_SHARE * stats.docs:
         return False
     share = table.share(key)
-    if " " not in key:
+    # A metric of one field is measured there, and spared above: one that is not measured
+    # needs no even spread to be generic ("objective function", "loss function").
+    if " " not in key or entity_type == "metric":
         return share >= SINGLE_WORD_SHARE
     return share >= PHRASE_SHARE and table.spread(key) >= MIN_SPREAD

@@ -4,7 +4,10 @@ Reads the unlabelled abstracts (JSON Lines, gzip: `id`, `venue`, `abstract`, as 
 ../shared/data/paperlists) and counts, for every phrase of one to three words that neither
 starts nor ends with a stop word: in how many abstracts of each venue group it occurs, and in
 how many of those a number stands within a few words of it (metrics are reported with
-numbers; "efficiency" and "convergence" mostly are not). Only counts are written, never text.
+numbers; "efficiency" and "convergence" mostly are not), and in how many it ends a noun phrase
+at least once (the next word is a stop word or the sentence ends): a word that never does only
+modifies ("Gaussian" of "Gaussian process", "pretrained" of "pretrained models"). Only counts
+are written, never text.
 The output is sorted and has no timestamps, so the same input gives the same bytes.
 
     python -m graph.generic_stats ../shared/data/paperlists/abstracts.jsonl.gz data/generic.tsv
@@ -34,10 +37,11 @@ _NUMBER = re.compile(r"^\d+(?:\.\d+)?$")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
-def _phrases(tokens: list[str]) -> dict[str, bool]:
-    """phrase key -> whether a number stands near one of its occurrences."""
+def _phrases(tokens: list[str]) -> dict[str, tuple[bool, bool]]:
+    """phrase key -> (whether a number stands near one of its occurrences, whether one of its
+    occurrences ends a noun phrase: the sentence ends or a stop word follows)."""
     numbers = [i for i, t in enumerate(tokens) if _NUMBER.match(t)]
-    found: dict[str, bool] = {}
+    found: dict[str, tuple[bool, bool]] = {}
     for n in range(1, MAX_WORDS + 1):
         for i in range(len(tokens) - n + 1):
             words = tokens[i : i + n]
@@ -47,16 +51,20 @@ def _phrases(tokens: list[str]) -> dict[str, bool]:
                 continue
             key = singular_key(words)
             near = any(i - NUMBER_WINDOW <= j < i + n + NUMBER_WINDOW for j in numbers)
-            found[key] = found.get(key, False) or near
+            head = i + n == len(tokens) or tokens[i + n] in STOP_WORDS
+            was_near, was_head = found.get(key, (False, False))
+            found[key] = (was_near or near, was_head or head)
     return found
 
 
-def count(path: Path) -> tuple[dict[str, int], dict[str, Counter[str]], Counter[str]]:
+def count(path: Path) -> tuple[dict[str, int], dict[str, Counter[str]], Counter[str],
+                              Counter[str]]:
     """(abstracts per group, per phrase: abstracts per group, per phrase: abstracts with a
-    number near it)."""
+    number near it, per phrase: abstracts where it ends a noun phrase)."""
     docs: Counter[str] = Counter()
     per_group: dict[str, Counter[str]] = {}
     numeric: Counter[str] = Counter()
+    heads: Counter[str] = Counter()
     for number, record in enumerate(read_paperlists(path), 1):
         try:
             venue, abstract = record["venue"], record["abstract"]
@@ -68,29 +76,30 @@ def count(path: Path) -> tuple[dict[str, int], dict[str, Counter[str]], Counter[
         if group is None or not abstract:
             continue
         docs[group] += 1
-        found: dict[str, bool] = {}
+        found: dict[str, tuple[bool, bool]] = {}
         for sentence in _SENTENCE.split(abstract):
-            for key, near in _phrases(phrase_tokens(sentence)).items():
-                found[key] = found.get(key, False) or near
-        for key, near in found.items():
+            for key, (near, head) in _phrases(phrase_tokens(sentence)).items():
+                was_near, was_head = found.get(key, (False, False))
+                found[key] = (was_near or near, was_head or head)
+        for key, (near, head) in found.items():
             per_group.setdefault(key, Counter())[group] += 1
-            if near:
-                numeric[key] += 1
-    return dict(docs), per_group, numeric
+            numeric[key] += near
+            heads[key] += head
+    return dict(docs), per_group, numeric, heads
 
 
 def write_table(path: Path, out: Path) -> int:
-    docs, per_group, numeric = count(path)
+    docs, per_group, numeric, heads = count(path)
     rows = []
     for key, groups in per_group.items():
         total = sum(groups.values())
         if total < MIN_DOCS:
             continue
         rows.append("\t".join([key, str(total), *(str(groups[g]) for g in GROUPS),
-                               str(numeric[key])]))
-    header = "\t".join(["#phrase", "docs", *GROUPS, "near_number"])
+                               str(numeric[key]), str(heads[key])]))
+    header = "\t".join(["#phrase", "docs", *GROUPS, "near_number", "head"])
     totals = "\t".join(["#all", str(sum(docs.values())), *(str(docs.get(g, 0)) for g in GROUPS),
-                        "0"])
+                        "0", "0"])
     out.write_text("\n".join([header, totals, *sorted(rows)]) + "\n", encoding="utf-8")
     return len(rows)
 

@@ -9,7 +9,7 @@ from spacy.language import Language
 from graph import extractors as registry
 from graph import nlp as nlp_loader
 from graph.extractors import tokens
-from graph.generic import is_generic_mention
+from graph.generic import drop_generic as drop_generic_mentions
 from graph.model import Mention, Paper, PaperExtraction
 from graph.nlp import text_clean
 
@@ -22,11 +22,7 @@ def extract_doc(doc, extractor_fns, *, drop_generic: bool = True) -> list[Mentio
     # Generic words ("training", "neural networks") never become entity mentions: dropped here,
     # before any provenance is written, rather than at linking.
     if drop_generic:
-        # a capital that only starts a sentence does not make a name ("Training is ...")
-        starts = ({t.idx for t in doc if t.is_sent_start}
-                  if doc.has_annotation("SENT_START") else {0})
-        mentions = [m for m in mentions
-                    if not is_generic_mention(m, sentence_start=m.start in starts)]
+        mentions = drop_generic_mentions(mentions, doc)
     # A stable order makes provenance numbering, and so every export, deterministic.
     mentions.sort(key=lambda m: (m.start, m.end, m.type, m.label or "", m.text))
     return mentions
