@@ -37,12 +37,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graph.errors import InputError
-from graph.eval.gold_areas import TRACK_AREAS
 from graph.model import ENTITY_TYPES, Mention
 from graph.name_forms import singular
 from graph.paths import DATA_DIR
 from graph.slug import label_key
 from graph.taxonomy import load as load_taxonomy
+from graph.venue_tracks import TRACK_AREAS
 
 DEFAULT_PATH = DATA_DIR / "generic.tsv"
 #: venue groups of the table, in its column order

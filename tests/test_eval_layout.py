@@ -8,7 +8,8 @@ import ast
 from pathlib import Path
 
 GRAPH = Path(__file__).resolve().parents[1] / "graph"
-EXTRACTION = ("extractors", "nlp", "nlp.py", "pipeline.py", "resolve.py", "tagger/runtime.py",
+EXTRACTION = ("extractors", "nlp", "nlp.py", "pipeline.py", "resolve.py", "generic.py",
+              "name_forms.py", "venue_tracks.py", "tagger/runtime.py",
               "tagger/encoder.py")
 
 
