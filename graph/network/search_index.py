@@ -302,6 +302,12 @@ def ready_index(store: Any, base: str, generation: str) -> SearchIndex | None:
     return None
 
 
+def existing_index(store: Any, base: str, generation: str) -> SearchIndex | None:
+    """The index of that generation if its file is there; None (and nothing started) if not."""
+    path = index_path(store, generation, base)
+    return _opened(path) if path.exists() else None
+
+
 def _opened(path: Path) -> SearchIndex:
     with _OPEN_LOCK:
         index = _OPEN.get(path)
