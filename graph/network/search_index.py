@@ -1,8 +1,10 @@
 """A search index of the graph's nodes, in one SQLite file per store generation.
 
-It holds every node (papers and entities) with its label, type, support and aliases, and an
-FTS5 trigram index of their names, so search, entity lists, paper lists and name lookup cost
-an index lookup instead of a pass over the store. It is built from the store with plain,
+It holds every node (papers and entities) with its label, type, support and aliases, an
+FTS5 trigram index of their names (and one of the entities' alone) and an index of the
+papers' titles (to rank the titles that start with a query without reading the others), so
+search, entity lists, paper lists and name lookup cost an index lookup instead of a pass
+over the store. It is built from the store with plain,
 streamed SPARQL (no query groups the whole graph), the same way for the embedded store and a
 remote SPARQL server, and kept on disk: a server's memory does not grow with the graph.
 
@@ -38,7 +40,7 @@ from graph.network.search_queries import SearchIndex
 from graph.slug import label_key
 from graph.vocab import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 _SEPARATORS = re.compile(r"[\s\-_/]+")
 _BATCH = 5000
 
@@ -138,6 +140,13 @@ CREATE VIRTUAL TABLE search_fts USING fts5 (folded, afolded, content='search',
                                             content_rowid='rowid',
                                             tokenize='trigram case_sensitive 1');
 INSERT INTO search_fts (search_fts) VALUES ('rebuild');
+CREATE VIRTUAL TABLE entity_fts USING fts5 (folded, afolded, content='search',
+                                            content_rowid='rowid',
+                                            tokenize='trigram case_sensitive 1');
+INSERT INTO entity_fts (rowid, folded, afolded)
+    SELECT rowid, folded, afolded FROM search WHERE NOT is_paper;
+CREATE INDEX search_titles ON search (folded, id) WHERE is_paper AND afolded = '';
+CREATE INDEX search_aliased ON search (is_paper) WHERE afolded != '';
 """)
         db.execute("INSERT INTO meta VALUES ('schema', ?), ('base', ?)", (SCHEMA_VERSION, base))
         db.execute("INSERT INTO meta SELECT 'papers', COUNT(*) FROM nodes WHERE type = 'paper'")
