@@ -12,6 +12,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -75,7 +76,7 @@ def neighbours(node: str, store: str | None, depth: int, types: str | None, limi
                                    network.node_id(lookup.resolve(target, node, base), base))
         nodes, edges, truncated = questions.neighbourhood(
             centre["iri"], depth=depth, types=parse_types(types), limit=limit)
-        data = {"nodes": nodes, "edges": edges, "truncated": truncated}
+        data: dict[str, Any] = {"nodes": nodes, "edges": edges, "truncated": truncated}
     finally:
         target.close()
     if as_json:

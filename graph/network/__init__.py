@@ -4,7 +4,8 @@
 - `store_graph` (with `sparql_parts`): neighbourhoods, paths, similar papers and co-occurring
   entities answered from the store by bounded SPARQL queries, on any backend.
 - `search_index` writes, and `search_queries` reads, the SQLite search index built with each
-  store generation; `index_graph` answers `store_graph`'s questions from it; `questions`
+  store generation (`search_update` makes the next generation's from it after `build --add`
+  or `remove`); `index_graph` answers `store_graph`'s questions from it; `questions`
   picks one of the two for a store (the index when it is built) and finds the node a name
   names: what `paperkg neighbours`, `paperkg viz` and the neighbourhood views ask.
 - `projection`: the whole graph as a networkx DiGraph, cached per store generation, for what

@@ -12,8 +12,9 @@ Where it lives: beside an embedded store (`<store>.search/<generation>-….sqlit
 build can write it and every server process reads the same file), else (a remote store, an
 in-memory store, or a store folder the process cannot write) under the temporary folder,
 `paperkg-search/`. A new generation of the store gets a new file, built the first time it is
-asked for (`open_index`) or ahead of time (`ensure_index`, which `paperkg build` calls);
-processes that ask at once wait on one builder (a file lock).
+asked for (`open_index`) or ahead of time (`ensure_index`, which `paperkg build` calls), or
+made from the previous generation's after `build --add` or `remove`
+(graph.network.search_update); processes that ask at once wait on one builder (a file lock).
 
 graph.network.search_queries reads the files (SearchIndex).
 """
@@ -85,7 +86,7 @@ def _rows(store: Any, sparql: str) -> Iterator[list[str]]:
         yield [term.value for term in row]
 
 
-def _insert(db: sqlite3.Connection, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+def insert_rows(db: sqlite3.Connection, sql: str, rows: Iterable[Sequence[Any]]) -> None:
     batch: list[Sequence[Any]] = []
     for row in rows:
         batch.append(row)
@@ -106,21 +107,21 @@ def build(store: Any, path: str | os.PathLike, base: str = DEFAULT_BASE) -> Path
     try:
         db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;" + _SCHEMA)
         classes = ", ".join(f"<{iri}>" for iri in CLASS_TYPES)
-        _insert(db, "INSERT INTO typed VALUES (?, ?)",
+        insert_rows(db, "INSERT INTO typed VALUES (?, ?)",
                 ((n, CLASS_TYPES[c]) for n, c in _rows(
                     store, f"SELECT ?n ?c WHERE {{ ?n a ?c . FILTER(?c IN ({classes})) }}")))
         for kind, predicate in (("title", DCTERMS + "title"), ("label", RDFS + "label"),
                                 ("pref", SKOS + "prefLabel"), ("support", PKG + "support"),
                                 ("alias", SKOS + "altLabel")):
-            _insert(db, "INSERT INTO prop VALUES (?, ?, ?)",
+            insert_rows(db, "INSERT INTO prop VALUES (?, ?, ?)",
                     ((n, kind, v) for n, v in _rows(
                         store, f"SELECT ?n ?v WHERE {{ ?n <{predicate}> ?v }}")))
         for order, name in enumerate(LINKS):  # one plain pattern each: a predicate's scan
-            _insert(db, "INSERT INTO link VALUES (?, ?, ?)",
+            insert_rows(db, "INSERT INTO link VALUES (?, ?, ?)",
                     ((p, e, order) for p, e in _rows(store, f"""SELECT ?p ?e WHERE {{
   ?p <{PKG}{name}> ?e . FILTER(isIRI(?e)) }}""")))
         db.executescript(_ASSEMBLE)
-        _fill_nodes(db, base)
+        fill_nodes(db, base)
         db.executescript("""
 DROP TABLE typed; DROP TABLE prop; DROP TABLE link; DROP TABLE papers; DROP TABLE chosen;
 DROP INDEX edges_paper; DROP INDEX edges_entity;
@@ -163,7 +164,7 @@ CREATE INDEX search_aliased ON search (is_paper) WHERE afolded != '';
     return target
 
 
-def _fill_nodes(db: sqlite3.Connection, base: str) -> None:
+def fill_nodes(db: sqlite3.Connection, base: str) -> None:
     """Nodes as graph.network.projection makes them: label is the title, else rdfs:label,
     else skos:prefLabel, else the IRI's last part; a paper's support is the number of
     entities it links, an entity's its pkg:support, else the number of papers linking it."""
@@ -277,7 +278,7 @@ def ensure_index(store: Any, base: str = DEFAULT_BASE, generation: str | None = 
     with _BUILD_LOCK, _file_lock(path.with_name(path.name + ".lock")):
         if not path.exists():
             build(store, path, base)
-            _remove_stale(path)
+            remove_stale(path)
     return path
 
 
@@ -339,7 +340,7 @@ def _file_lock(path: Path) -> Iterator[None]:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
-def _remove_stale(current: Path) -> None:
+def remove_stale(current: Path) -> None:
     """Index files of older generations in the same folder, but the newest one before this
     (a server may still read it until it sees the new generation)."""
     others = sorted((p for p in current.parent.glob("*.sqlite") if p != current),
