@@ -28,6 +28,7 @@ import json
 import logging
 import os
 import re
+import shutil
 import sqlite3
 import tempfile
 import threading
@@ -97,14 +98,30 @@ def insert_rows(db: sqlite3.Connection, sql: str, rows: Iterable[Sequence[Any]])
         db.executemany(sql, batch)
 
 
-def build(store: Any, path: str | os.PathLike, base: str = DEFAULT_BASE) -> Path:
-    """Write the index of `store` to the file `path` (replaced atomically)."""
+@contextlib.contextmanager
+def written(path: str | os.PathLike, copy_of: Path | None = None) -> Iterator[sqlite3.Connection]:
+    """A connection to a new index file at `path` (a copy of `copy_of`, or empty), put in
+    place atomically when the block ends well, and removed when it does not."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
     partial.unlink(missing_ok=True)
+    if copy_of is not None:
+        shutil.copyfile(copy_of, partial)
     db = sqlite3.connect(partial)
     try:
+        yield db
+    except BaseException:
+        db.close()
+        partial.unlink(missing_ok=True)
+        raise
+    db.close()
+    os.replace(partial, target)
+
+
+def build(store: Any, path: str | os.PathLike, base: str = DEFAULT_BASE) -> Path:
+    """Write the index of `store` to the file `path` (replaced atomically)."""
+    with written(path) as db:
         db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;" + _SCHEMA)
         classes = ", ".join(f"<{iri}>" for iri in CLASS_TYPES)
         insert_rows(db, "INSERT INTO typed VALUES (?, ?)",
@@ -155,13 +172,7 @@ CREATE INDEX search_aliased ON search (is_paper) WHERE afolded != '';
                    "FROM search WHERE is_paper")
         db.commit()
         db.execute("VACUUM")
-    except BaseException:
-        db.close()
-        partial.unlink(missing_ok=True)
-        raise
-    db.close()
-    os.replace(partial, target)
-    return target
+    return Path(path)
 
 
 def fill_nodes(db: sqlite3.Connection, base: str) -> None:

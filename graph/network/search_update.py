@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
-import shutil
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -59,18 +57,9 @@ def follow(store: Any, base: str, papers: Iterable[str]) -> Iterator[None]:
 
 def update(store: Any, old: Path, new: Path, base: str, papers: Sequence[str]) -> Path:
     """Write at `new` the index `old` with the papers `papers` (IRIs) read again from `store`."""
-    partial = new.with_name(f".{new.name}.{os.getpid()}.partial")
-    shutil.copyfile(old, partial)
-    db = sqlite3.connect(partial)
-    try:
+    with search_index.written(new, copy_of=old) as db:
         _refresh(db, store, base, [p for p in dict.fromkeys(papers) if is_safe_iri(p)])
         db.commit()
-    except BaseException:
-        db.close()
-        partial.unlink(missing_ok=True)
-        raise
-    db.close()
-    os.replace(partial, new)
     return new
 
 
