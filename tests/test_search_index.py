@@ -5,21 +5,16 @@ full path are both taken), with aliases on entities and on a paper."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pyoxigraph
 import pytest
 
+from bench.bench_sparql import generate
 from graph.network import SearchIndex, search_index
 from graph.network.search_queries import KINDS, _kind
 from graph.vocab import PKG, SKOS
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-
-from bench_sparql import generate  # noqa: E402
 
 BASE = "https://w3id.org/paperkg/id/"
 EXTRA = f"""
