@@ -56,6 +56,7 @@ from graph.build.update import (
 from graph.corpus import read_corpus
 from graph.extractors import pipeline
 from graph.model import ENTITY_TYPES, Entity, Paper, PaperExtraction
+from graph.network import search_update
 from graph.resolve import resolve
 from graph.store import Store, open_store, solutions
 from graph.vocab import (
@@ -266,8 +267,9 @@ def add_papers(
     # A quad deleted and inserted again (an unchanged part of a replaced paper) just stays.
     deleted = [q for q in dict.fromkeys(delete) if q not in insert]
     inserted = list(insert)
-    apply_update(store, change_update(deleted, inserted, support_deltas(before, after),
-                                      base=base))
+    with search_update.follow(store, base, [paper_iri(base, p.key) for p in todo]):
+        apply_update(store, change_update(deleted, inserted, support_deltas(before, after),
+                                          base=base))
     result.quads_inserted = len(inserted)
     result.quads_deleted = len(deleted)
     return result
@@ -278,7 +280,8 @@ def remove_paper(store: Store, key: str, *, base: str | None = None) -> bool:
     (and the domain nodes) no other paper links. False if the store has no such paper."""
     base = base or store_base(store)
     iri = key if key.startswith(("http://", "https://")) else paper_iri(base, key)
-    return replace_paper(store, iri, [], base=base)
+    with search_update.follow(store, base, [iri]):
+        return replace_paper(store, iri, [], base=base)
 
 
 def add_files(

@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 import os
 import sys
-from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -70,11 +70,13 @@ def neighbours(node: str, store: str | None, depth: int, types: str | None, limi
     target = open_store(store, read_only=True)
     try:
         base = store_base(target)
-        graph = network.projection(target, base)
-        centre = network.resolve(graph, network.node_id(lookup.resolve(target, node, base), base),
-                                 base)
-        data = asdict(network.neighbourhood(graph, centre, depth=depth, types=parse_types(types),
-                                            limit=limit))
+        # The walk the graph API answers, from the store: it reads the neighbourhood only.
+        questions = network.questions_for(target, base)
+        centre = network.find_node(questions,
+                                   network.node_id(lookup.resolve(target, node, base), base))
+        nodes, edges, truncated = questions.neighbourhood(
+            centre["iri"], depth=depth, types=parse_types(types), limit=limit)
+        data: dict[str, Any] = {"nodes": nodes, "edges": edges, "truncated": truncated}
     finally:
         target.close()
     if as_json:

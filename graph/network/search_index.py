@@ -1,8 +1,10 @@
 """A search index of the graph's nodes, in one SQLite file per store generation.
 
-It holds every node (papers and entities) with its label, type, support and aliases, and an
-FTS5 trigram index of their names, so search, entity lists, paper lists and name lookup cost
-an index lookup instead of a pass over the store. It is built from the store with plain,
+It holds every node (papers and entities) with its label, type, support and aliases, an
+FTS5 trigram index of their names (and one of the entities' alone) and an index of the
+papers' titles (to rank the titles that start with a query without reading the others), so
+search, entity lists, paper lists and name lookup cost an index lookup instead of a pass
+over the store. It is built from the store with plain,
 streamed SPARQL (no query groups the whole graph), the same way for the embedded store and a
 remote SPARQL server, and kept on disk: a server's memory does not grow with the graph.
 
@@ -10,8 +12,9 @@ Where it lives: beside an embedded store (`<store>.search/<generation>-….sqlit
 build can write it and every server process reads the same file), else (a remote store, an
 in-memory store, or a store folder the process cannot write) under the temporary folder,
 `paperkg-search/`. A new generation of the store gets a new file, built the first time it is
-asked for (`open_index`) or ahead of time (`ensure_index`, which `paperkg build` calls);
-processes that ask at once wait on one builder (a file lock).
+asked for (`open_index`) or ahead of time (`ensure_index`, which `paperkg build` calls), or
+made from the previous generation's after `build --add` or `remove`
+(graph.network.search_update); processes that ask at once wait on one builder (a file lock).
 
 graph.network.search_queries reads the files (SearchIndex).
 """
@@ -25,6 +28,7 @@ import json
 import logging
 import os
 import re
+import shutil
 import sqlite3
 import tempfile
 import threading
@@ -38,7 +42,7 @@ from graph.network.search_queries import SearchIndex
 from graph.slug import label_key
 from graph.vocab import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 _SEPARATORS = re.compile(r"[\s\-_/]+")
 _BATCH = 5000
 
@@ -83,7 +87,7 @@ def _rows(store: Any, sparql: str) -> Iterator[list[str]]:
         yield [term.value for term in row]
 
 
-def _insert(db: sqlite3.Connection, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+def insert_rows(db: sqlite3.Connection, sql: str, rows: Iterable[Sequence[Any]]) -> None:
     batch: list[Sequence[Any]] = []
     for row in rows:
         batch.append(row)
@@ -94,31 +98,47 @@ def _insert(db: sqlite3.Connection, sql: str, rows: Iterable[Sequence[Any]]) -> 
         db.executemany(sql, batch)
 
 
-def build(store: Any, path: str | os.PathLike, base: str = DEFAULT_BASE) -> Path:
-    """Write the index of `store` to the file `path` (replaced atomically)."""
+@contextlib.contextmanager
+def written(path: str | os.PathLike, copy_of: Path | None = None) -> Iterator[sqlite3.Connection]:
+    """A connection to a new index file at `path` (a copy of `copy_of`, or empty), put in
+    place atomically when the block ends well, and removed when it does not."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
     partial.unlink(missing_ok=True)
+    if copy_of is not None:
+        shutil.copyfile(copy_of, partial)
     db = sqlite3.connect(partial)
     try:
+        yield db
+    except BaseException:
+        db.close()
+        partial.unlink(missing_ok=True)
+        raise
+    db.close()
+    os.replace(partial, target)
+
+
+def build(store: Any, path: str | os.PathLike, base: str = DEFAULT_BASE) -> Path:
+    """Write the index of `store` to the file `path` (replaced atomically)."""
+    with written(path) as db:
         db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;" + _SCHEMA)
         classes = ", ".join(f"<{iri}>" for iri in CLASS_TYPES)
-        _insert(db, "INSERT INTO typed VALUES (?, ?)",
+        insert_rows(db, "INSERT INTO typed VALUES (?, ?)",
                 ((n, CLASS_TYPES[c]) for n, c in _rows(
                     store, f"SELECT ?n ?c WHERE {{ ?n a ?c . FILTER(?c IN ({classes})) }}")))
         for kind, predicate in (("title", DCTERMS + "title"), ("label", RDFS + "label"),
                                 ("pref", SKOS + "prefLabel"), ("support", PKG + "support"),
                                 ("alias", SKOS + "altLabel")):
-            _insert(db, "INSERT INTO prop VALUES (?, ?, ?)",
+            insert_rows(db, "INSERT INTO prop VALUES (?, ?, ?)",
                     ((n, kind, v) for n, v in _rows(
                         store, f"SELECT ?n ?v WHERE {{ ?n <{predicate}> ?v }}")))
         for order, name in enumerate(LINKS):  # one plain pattern each: a predicate's scan
-            _insert(db, "INSERT INTO link VALUES (?, ?, ?)",
+            insert_rows(db, "INSERT INTO link VALUES (?, ?, ?)",
                     ((p, e, order) for p, e in _rows(store, f"""SELECT ?p ?e WHERE {{
   ?p <{PKG}{name}> ?e . FILTER(isIRI(?e)) }}""")))
         db.executescript(_ASSEMBLE)
-        _fill_nodes(db, base)
+        fill_nodes(db, base)
         db.executescript("""
 DROP TABLE typed; DROP TABLE prop; DROP TABLE link; DROP TABLE papers; DROP TABLE chosen;
 DROP INDEX edges_paper; DROP INDEX edges_entity;
@@ -138,6 +158,13 @@ CREATE VIRTUAL TABLE search_fts USING fts5 (folded, afolded, content='search',
                                             content_rowid='rowid',
                                             tokenize='trigram case_sensitive 1');
 INSERT INTO search_fts (search_fts) VALUES ('rebuild');
+CREATE VIRTUAL TABLE entity_fts USING fts5 (folded, afolded, content='search',
+                                            content_rowid='rowid',
+                                            tokenize='trigram case_sensitive 1');
+INSERT INTO entity_fts (rowid, folded, afolded)
+    SELECT rowid, folded, afolded FROM search WHERE NOT is_paper;
+CREATE INDEX search_titles ON search (folded, id) WHERE is_paper AND afolded = '';
+CREATE INDEX search_aliased ON search (is_paper) WHERE afolded != '';
 """)
         db.execute("INSERT INTO meta VALUES ('schema', ?), ('base', ?)", (SCHEMA_VERSION, base))
         db.execute("INSERT INTO meta SELECT 'papers', COUNT(*) FROM nodes WHERE type = 'paper'")
@@ -145,16 +172,10 @@ INSERT INTO search_fts (search_fts) VALUES ('rebuild');
                    "FROM search WHERE is_paper")
         db.commit()
         db.execute("VACUUM")
-    except BaseException:
-        db.close()
-        partial.unlink(missing_ok=True)
-        raise
-    db.close()
-    os.replace(partial, target)
-    return target
+    return Path(path)
 
 
-def _fill_nodes(db: sqlite3.Connection, base: str) -> None:
+def fill_nodes(db: sqlite3.Connection, base: str) -> None:
     """Nodes as graph.network.projection makes them: label is the title, else rdfs:label,
     else skos:prefLabel, else the IRI's last part; a paper's support is the number of
     entities it links, an entity's its pkg:support, else the number of papers linking it."""
@@ -268,7 +289,7 @@ def ensure_index(store: Any, base: str = DEFAULT_BASE, generation: str | None = 
     with _BUILD_LOCK, _file_lock(path.with_name(path.name + ".lock")):
         if not path.exists():
             build(store, path, base)
-            _remove_stale(path)
+            remove_stale(path)
     return path
 
 
@@ -302,6 +323,12 @@ def ready_index(store: Any, base: str, generation: str) -> SearchIndex | None:
     return None
 
 
+def existing_index(store: Any, base: str, generation: str) -> SearchIndex | None:
+    """The index of that generation if its file is there; None (and nothing started) if not."""
+    path = index_path(store, generation, base)
+    return _opened(path) if path.exists() else None
+
+
 def _opened(path: Path) -> SearchIndex:
     with _OPEN_LOCK:
         index = _OPEN.get(path)
@@ -324,7 +351,7 @@ def _file_lock(path: Path) -> Iterator[None]:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
-def _remove_stale(current: Path) -> None:
+def remove_stale(current: Path) -> None:
     """Index files of older generations in the same folder, but the newest one before this
     (a server may still read it until it sees the new generation)."""
     others = sorted((p for p in current.parent.glob("*.sqlite") if p != current),

@@ -1,5 +1,9 @@
 """Views of one node's neighbourhood: served pages and saved files (`paperkg viz`).
 
+The neighbourhood is read from the store by the graph questions the web API asks
+(graph.network.StoreGraph, or IndexGraph when the search index is built), so a view costs what
+it draws, not the whole graph; networkx only holds the bounded subgraph that is drawn.
+
 In the server vis-network is linked once from the static folder; `write_viz` inlines the copy
 bundled with pyvis so that a saved file works offline.
 """
@@ -13,9 +17,14 @@ from typing import Any
 import networkx as nx
 
 from graph import network
+from graph.network import StoreGraph
 from graph.viz.data import DEFAULT_CAP, node_ref, view_data
 from graph.viz.page import render_view
-from graph.vocab import DEFAULT_BASE
+from graph.vocab import DEFAULT_BASE, LINKS
+
+#: Nodes the second walk that counts a trimmed neighbourhood goes to; past them the page
+#: says "more were left out" instead of a number.
+TOTAL_CAP = 2000
 
 
 def neighbourhood_html(
@@ -59,20 +68,41 @@ def neighbourhood_subgraph(
     types: Iterable[str] | None = None,
     limit: int = DEFAULT_CAP,
     base: str = DEFAULT_BASE,
+    questions: StoreGraph | None = None,
 ) -> tuple[nx.DiGraph, bool, str]:
-    """(subgraph, trimmed, centre id) of `node`, as graph.network.neighbourhood walks it:
-    within `depth` hops either way, through nodes of `types` only (the centre always stays),
-    at most `limit` nodes, nearest and then most supported first.
+    """(subgraph, trimmed, centre id) of `node`, as StoreGraph.neighbourhood walks it from the
+    store: within `depth` hops either way, through nodes of `types` only (the centre always
+    stays), at most `limit` nodes, nearest and then most supported first.
+
+    `questions` answers the walk (default: `graph.network.questions_for(store, base)`); only
+    the nodes drawn are read, never the whole graph. The subgraph's nodes are in the walk's
+    order (the centre, then by hops, support, id) and its edges sorted by (source, target),
+    so a page is the same whatever Python's hash seed.
     """
-    full = network.projection(store, base)
-    centre = network.resolve(full, node, base)
-    found = network.neighbourhood(full, centre, depth=depth, types=types, limit=limit)
-    sub = full.subgraph(item["id"] for item in found.nodes).copy()
-    if found.truncated:
-        # The page says how many nodes were left out; the walk is in memory and cheap.
-        whole = network.neighbourhood(full, centre, depth=depth, types=types, limit=len(full))
-        sub.graph["total"] = len(whole.nodes)
-    return sub, found.truncated, centre
+    graph = questions if questions is not None else network.questions_for(store, base)
+    centre = network.find_node(graph, node)
+    nodes, edges, truncated = graph.neighbourhood(centre["iri"], depth=depth, types=types,
+                                                  limit=limit)
+    names = graph.aliases(item["iri"] for item in nodes)
+    sub = nx.DiGraph(base=base)
+    for item in nodes:
+        sub.add_node(item["id"], iri=item["iri"], type=item["type"], label=item["label"],
+                     support=item["support"], aliases=names.get(item["iri"], []))
+    for edge in edges:
+        ends = edge["source"], edge["target"]
+        if sub.has_edge(*ends):
+            relations = [*sub.edges[ends]["relation"].split(), edge["relation"]]
+            # As the projection joins them: in the order graph.vocab lists the links.
+            sub.edges[ends]["relation"] = " ".join(sorted(relations, key=LINKS.index))
+        else:
+            sub.add_edge(*ends, relation=edge["relation"])
+    if truncated:
+        # The page says how many nodes there were: walked again, as far as TOTAL_CAP nodes.
+        most = max(TOTAL_CAP, limit + 1)
+        whole, _, cut = graph.neighbourhood(centre["iri"], depth=depth, types=types,
+                                            limit=most)
+        sub.graph["total"] = None if cut else len(whole)
+    return sub, truncated, centre["id"]
 
 
 def write_viz(
