@@ -174,6 +174,8 @@ WHERE {where} ORDER BY support DESC, sortlabel, id LIMIT :limit""", params).fetc
         """(number of nodes matched, the first `limit` of them ranked), each with the name
         it matched by (`matched`: title, label or alias; `match`: a KINDS name; `text`)."""
         needle = _fold(q)
+        if "\x00" in needle:  # no name holds NUL, and FTS5 cannot read it inside a phrase
+            return 0, []
         mean = self._db().execute("SELECT value FROM meta WHERE key = 'title_length'").fetchone()
         params: dict[str, Any] = {
             "q": needle, "word": int(_SEPARATORS.search(needle) is None), "limit": limit,

@@ -130,6 +130,7 @@ def test_entities_search_with_nul_finds_nothing(client):
     for q in ("trans%00former", "%00", "a%00"):
         document = _get(client, f"/api/entities?q={q}")
         assert (document["total"], document["entities"]) == (0, []), q
+        assert _get(client, f"/api/search?q={q}")["total"] == 0, q
 
 
 def test_entities_limit(client):
