@@ -7,13 +7,16 @@ import atexit
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from flask import current_app
 
 from api.query import QueryRunner, open_read_only
 from api.query.clients import ClientTable
 from graph.errors import StoreError
+
+if TYPE_CHECKING:
+    from graph.store import Store
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -27,24 +30,22 @@ class Services:
         self.settings = values
         self.opener = opener
         self.clients = clients
-        self._store: Any = None
+        self._store: Store | None = None
         self._runner: QueryRunner | None = None
         self._lock = threading.RLock()
         self._cache: dict[str, tuple[str, Any]] = {}
 
     @property
-    def store(self) -> Any:
+    def store(self) -> Store:
         """The store, reopened when its content changed on disk since it was opened."""
         with self._lock:
             if self._store is None:
                 self._store = open_read_only(self.settings["store"], self.opener)
             else:
-                refresh = getattr(self._store, "refresh", None)
-                if callable(refresh):
-                    try:
-                        refresh()
-                    except StoreError:
-                        log.exception("cannot reopen the store at %s", self.settings["store"])
+                try:
+                    self._store.refresh()
+                except StoreError:
+                    log.exception("cannot reopen the store at %s", self.settings["store"])
             return self._store
 
     def generation(self) -> str:
@@ -76,11 +77,7 @@ class Services:
 
     def named_graphs(self) -> list[str]:
         def compute() -> list[str]:
-            listed = getattr(self.store, "named_graphs", None)
-            if callable(listed):
-                return sorted(str(g) for g in listed())
-            rows = self.store.query("SELECT DISTINCT ?g WHERE { GRAPH ?g { } }")
-            return sorted(row["g"].value for row in rows)
+            return sorted(str(g) for g in self.store.named_graphs())
 
         return self.cached("named_graphs", compute)
 
@@ -90,9 +87,7 @@ class Services:
                 self._runner.close()
                 self._runner = None
             if self._store is not None:
-                close = getattr(self._store, "close", None)
-                if callable(close):
-                    close()
+                self._store.close()
                 self._store = None
 
 

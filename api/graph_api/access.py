@@ -11,6 +11,7 @@ from api.context import services
 from api.errors import ApiError
 from graph.errors import StoreError
 from graph.network import IndexGraph, StoreGraph, search_index
+from graph.store import solutions
 
 T = TypeVar("T")
 
@@ -53,7 +54,7 @@ def index() -> search_index.SearchIndex:
 
 def rows(sparql: str) -> list[list[Any]]:
     try:
-        return [list(row) for row in services().store.query(sparql)]
+        return [list(row) for row in solutions(services().store, sparql)]
     except StoreError as exc:
         raise unavailable(exc) from None
 

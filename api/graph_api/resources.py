@@ -4,7 +4,8 @@ page (templates/resource.html) for types the pages do not show."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, cast
 
 import pyoxigraph
 from flask import Response, redirect, render_template, request, url_for
@@ -27,8 +28,9 @@ OFFERED = ["text/turtle", "text/html", "application/ld+json", "application/n-tri
 def description(iri: str) -> list[pyoxigraph.Triple]:
     """The resource's own triples plus the labels and titles of what it links to."""
     labels = f"<{RDFS}label> <{SKOS}prefLabel> <{DCTERMS}title>"
-    triples = list(services().store.query(f"""CONSTRUCT {{ <{iri}> ?p ?o . ?o ?lp ?l }} WHERE {{
-  <{iri}> ?p ?o OPTIONAL {{ VALUES ?lp {{ {labels} }} ?o ?lp ?l FILTER(isIRI(?o)) }} }}"""))
+    found = services().store.query(f"""CONSTRUCT {{ <{iri}> ?p ?o . ?o ?lp ?l }} WHERE {{
+  <{iri}> ?p ?o OPTIONAL {{ VALUES ?lp {{ {labels} }} ?o ?lp ?l FILTER(isIRI(?o)) }} }}""")
+    triples = list(cast(Iterable[pyoxigraph.Triple], found))
     subject = pyoxigraph.NamedNode(iri)
     # Own triples first, then the labels, each in a stable order.
     return sorted(triples, key=lambda t: (t.subject != subject, str(t.subject),

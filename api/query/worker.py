@@ -14,10 +14,13 @@ import os
 import re
 import time
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graph.errors import QueryError
 from graph.vocab import PREFIXES
+
+if TYPE_CHECKING:
+    from graph.store import Store
 
 _POSITION = re.compile(r"error at (\d+):(\d+): ", re.DOTALL)
 
@@ -104,7 +107,7 @@ def _written(data: bytes | None) -> bytes:
     return data
 
 
-def execute(store: Any, job: dict[str, Any]) -> tuple[bytes, str, int, bool]:
+def execute(store: Store, job: dict[str, Any]) -> tuple[bytes, str, int, bool]:
     import pyoxigraph
 
     kwargs: dict[str, Any] = {}
@@ -156,7 +159,7 @@ def execute(store: Any, job: dict[str, Any]) -> tuple[bytes, str, int, bool]:
     return body, "CONSTRUCT", len(triples), truncated
 
 
-def reopen(store: Any, location: str, opener: str) -> Any:
+def reopen(store: Store, location: str, opener: str) -> Any:
     refresh = getattr(store, "refresh", None)
     if callable(refresh):
         refresh()

@@ -19,6 +19,7 @@ from graph.network import store_graph
 from graph.network.nodes import LINKS
 from graph.network.search_index import SearchIndex
 from graph.network.store_graph import StoreGraph
+from graph.store import Store
 
 _BATCH = 500
 
@@ -39,7 +40,7 @@ def _names(rels: int) -> list[str]:
 class IndexGraph(StoreGraph):
     """StoreGraph's questions over one generation's index file."""
 
-    def __init__(self, store: Any, index: SearchIndex, base: str, generation: str) -> None:
+    def __init__(self, store: Store, index: SearchIndex, base: str, generation: str) -> None:
         super().__init__(store, base, generation)
         self.index = index
         self._seen: dict[str, dict[str, Any]] = {}  # ranks of the nodes links() met

@@ -18,6 +18,7 @@ import networkx as nx
 from pyvis.network import Network
 
 from graph import viz
+from graph.store import Store, solutions
 from graph.vocab import CLASSES, CONCEPT_TYPES, DEFAULT_BASE, LINKS, PKG
 
 #: Classes the overview draws (local names under pkg:), with their type names.
@@ -72,17 +73,17 @@ def _prologue() -> str:
             "PREFIX dcterms: <http://purl.org/dc/terms/>\n")
 
 
-def _rows(store: Any, query: str) -> list[dict[str, str]]:
-    solutions = store.query(_prologue() + query)
-    names = [v.value for v in solutions.variables]
-    return [{n: str(row[n].value) for n in names if row[n] is not None} for row in solutions]
+def _rows(store: Store, query: str) -> list[dict[str, str]]:
+    rows = solutions(store, _prologue() + query)
+    names = [v.value for v in rows.variables]
+    return [{n: str(row[n].value) for n in names if row[n] is not None} for row in rows]
 
 
 def _values(iris: list[str]) -> str:
     return " ".join(f"<{i}>" for i in iris)
 
 
-def _entities(store: Any, limit: int, most: int) -> list[dict[str, str]]:
+def _entities(store: Store, limit: int, most: int) -> list[dict[str, str]]:
     classes = " ".join(f"pkg:{c}" for c in ENTITY_CLASSES)
     return _rows(store, f"""
 SELECT ?e ?cls ?n WHERE {{
@@ -92,12 +93,12 @@ SELECT ?e ?cls ?n WHERE {{
 }} ORDER BY DESC(?n) ?e LIMIT {limit}""")
 
 
-def _count(store: Any, query: str) -> int:
+def _count(store: Store, query: str) -> int:
     rows = _rows(store, query)
     return int(rows[0].get("n", 0)) if rows else 0
 
 
-def overview(store: Any, *, cap: int = viz.DEFAULT_CAP, base: str = DEFAULT_BASE,
+def overview(store: Store, *, cap: int = viz.DEFAULT_CAP, base: str = DEFAULT_BASE,
              seed: int = SEED) -> Overview:
     """The overview of the graph in `store`, at most `cap` nodes, with its communities."""
     if cap < MIN_CAP:
@@ -170,7 +171,7 @@ def _choose(papers_of: dict[str, list[str]], cap: int) -> tuple[list[str], set[s
     return chosen, shown
 
 
-def _labels(store: Any, iris: list[str]) -> dict[str, str]:
+def _labels(store: Store, iris: list[str]) -> dict[str, str]:
     if not iris:
         return {}
     rows = _rows(store, f"""

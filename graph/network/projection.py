@@ -34,7 +34,9 @@ from graph.network.nodes import (
     UnknownNode,
     node_id,
 )
+from graph.network.sparql_parts import select_rows
 from graph.slug import label_key
+from graph.store import Store
 from graph.vocab import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
 
 # The graph's vocabulary and ids are graph.network.nodes', shared with store_graph, which
@@ -74,16 +76,11 @@ def resolve(graph: nx.DiGraph, node: str, base: str = DEFAULT_BASE) -> str:
 # -- the projection ----------------------------------------------------------------------------
 
 
-def _values(store: Any, sparql: str) -> Iterable[list[str | None]]:
-    for row in store.query(sparql):
-        yield [None if term is None else term.value for term in row]
-
-
-def build(store: Any, base: str = DEFAULT_BASE) -> nx.DiGraph:
+def build(store: Store, base: str = DEFAULT_BASE) -> nx.DiGraph:
     """Read papers, entities and their links from the store into a directed graph."""
     graph = nx.DiGraph(base=base)
     classes = " ".join(f"<{iri}>" for iri in _CLASS_TYPES)
-    for iri, cls, title, label, pref, support in _values(store, f"""
+    for iri, cls, title, label, pref, support in select_rows(store, f"""
 SELECT ?n ?c (SAMPLE(?t) AS ?title) (SAMPLE(?l) AS ?label) (SAMPLE(?pl) AS ?pref)
        (MAX(?s) AS ?support) WHERE {{
   VALUES ?c {{ {classes} }} ?n a ?c .
@@ -95,13 +92,13 @@ SELECT ?n ?c (SAMPLE(?t) AS ?title) (SAMPLE(?l) AS ?label) (SAMPLE(?pl) AS ?pref
                        label=title or label or pref or key.rsplit("/", 1)[-1],
                        support=int(float(support)) if support is not None else None,
                        aliases=[])
-    for iri, alias in _values(store, f"SELECT ?n ?a WHERE {{ ?n <{SKOS}altLabel> ?a }}"):
+    for iri, alias in select_rows(store, f"SELECT ?n ?a WHERE {{ ?n <{SKOS}altLabel> ?a }}"):
         key = node_id(str(iri), base)
         if key in graph:
             graph.nodes[key]["aliases"].append(alias)
     links = " ".join(f"<{PKG}{name}>" for name in LINKS)
     order = {PKG + name: index for index, name in enumerate(LINKS)}
-    for paper, relation, entity in _values(store, f"""
+    for paper, relation, entity in select_rows(store, f"""
 SELECT ?p ?r ?e WHERE {{ VALUES ?r {{ {links} }} ?p ?r ?e . FILTER(isIRI(?e)) }}"""):
         source, target = node_id(str(paper), base), node_id(str(entity), base)
         if source not in graph:
@@ -132,7 +129,7 @@ _CACHE_LOCK = threading.Lock()
 _BUILD_LOCKS: dict[tuple[str, str], threading.Lock] = {}
 
 
-def projection(store: Any, base: str = DEFAULT_BASE) -> nx.DiGraph:
+def projection(store: Store, base: str = DEFAULT_BASE) -> nx.DiGraph:
     """The projection of `store`, built once per store generation (thread-safe)."""
     key = (str(store.location), base)
     with _CACHE_LOCK:

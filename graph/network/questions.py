@@ -17,10 +17,11 @@ from graph.network.index_graph import IndexGraph
 from graph.network.nodes import UnknownNode
 from graph.network.search_index import existing_index
 from graph.network.store_graph import StoreGraph
+from graph.store import Store
 from graph.vocab import DEFAULT_BASE
 
 
-def questions_for(store: Any, base: str = DEFAULT_BASE,
+def questions_for(store: Store, base: str = DEFAULT_BASE,
                   generation: str | None = None) -> StoreGraph:
     """The graph questions of `store` at its current generation (or `generation`)."""
     current = generation if generation is not None else str(store.generation())

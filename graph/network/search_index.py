@@ -40,6 +40,7 @@ from graph.errors import PaperkgError, StoreError
 from graph.network.nodes import CLASS_TYPES, CONCEPT_TYPES, LINKS, node_id
 from graph.network.search_queries import SearchIndex
 from graph.slug import label_key
+from graph.store import Store, solutions
 from graph.vocab import DCTERMS, DEFAULT_BASE, PKG, RDFS, SKOS
 
 SCHEMA_VERSION = "5"
@@ -82,8 +83,8 @@ def _spaced(folded: str) -> str:
     return " " + _SEPARATORS.sub(" ", folded)
 
 
-def _rows(store: Any, sparql: str) -> Iterator[list[str]]:
-    for row in store.query(sparql):
+def _rows(store: Store, sparql: str) -> Iterator[list[str]]:
+    for row in solutions(store, sparql):
         yield [term.value for term in row]
 
 
@@ -119,7 +120,7 @@ def written(path: str | os.PathLike, copy_of: Path | None = None) -> Iterator[sq
     os.replace(partial, target)
 
 
-def build(store: Any, path: str | os.PathLike, base: str = DEFAULT_BASE) -> Path:
+def build(store: Store, path: str | os.PathLike, base: str = DEFAULT_BASE) -> Path:
     """Write the index of `store` to the file `path` (replaced atomically)."""
     with written(path) as db:
         db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;" + _SCHEMA)
@@ -238,7 +239,7 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
 
 
-def _shared_folder(store: Any) -> Path:
+def _shared_folder(store: Store) -> Path:
     folder = os.environ.get("PAPERKG_SEARCH_DIR") or os.path.join(tempfile.gettempdir(),
                                                                    "paperkg-search")
     location = str(getattr(store, "location", ""))
@@ -247,7 +248,7 @@ def _shared_folder(store: Any) -> Path:
     return Path(folder) / _digest(location)
 
 
-def index_folder(store: Any) -> Path:
+def index_folder(store: Store) -> Path:
     """Where the index files of `store` go."""
     location = str(getattr(store, "location", ""))
     if location.startswith(("http://", "https://")) or location in ("", ":memory:"):
@@ -264,7 +265,7 @@ def index_folder(store: Any) -> Path:
     return _shared_folder(store)
 
 
-def index_path(store: Any, generation: str, base: str = DEFAULT_BASE) -> Path:
+def index_path(store: Store, generation: str, base: str = DEFAULT_BASE) -> Path:
     safe = re.sub(r"[^A-Za-z0-9._-]", "_", generation)[:80]
     return index_folder(store) / f"{safe}-{_digest(base)}-v{SCHEMA_VERSION}.sqlite"
 
@@ -276,7 +277,7 @@ _OPEN_LOCK = threading.Lock()
 _BUILD_LOCK = threading.Lock()
 
 
-def ensure_index(store: Any, base: str = DEFAULT_BASE, generation: str | None = None) -> Path:
+def ensure_index(store: Store, base: str = DEFAULT_BASE, generation: str | None = None) -> Path:
     """The index file of the store's current generation, built first if there is none."""
     generation = generation if generation is not None else str(store.generation())
     path = index_path(store, generation, base)
@@ -293,13 +294,13 @@ def ensure_index(store: Any, base: str = DEFAULT_BASE, generation: str | None = 
     return path
 
 
-def open_index(store: Any, base: str = DEFAULT_BASE, generation: str | None = None
+def open_index(store: Store, base: str = DEFAULT_BASE, generation: str | None = None
                ) -> SearchIndex:
     """The index of the store's current generation, built first (and waited for) if needed."""
     return _opened(ensure_index(store, base, generation))
 
 
-def ready_index(store: Any, base: str, generation: str) -> SearchIndex | None:
+def ready_index(store: Store, base: str, generation: str) -> SearchIndex | None:
     """The index of that generation if it is built; None (and its build started on a
     thread of its own) if not."""
     path = index_path(store, generation, base)
@@ -323,7 +324,7 @@ def ready_index(store: Any, base: str, generation: str) -> SearchIndex | None:
     return None
 
 
-def existing_index(store: Any, base: str, generation: str) -> SearchIndex | None:
+def existing_index(store: Store, base: str, generation: str) -> SearchIndex | None:
     """The index of that generation if its file is there; None (and nothing started) if not."""
     path = index_path(store, generation, base)
     return _opened(path) if path.exists() else None

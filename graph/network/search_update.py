@@ -24,6 +24,7 @@ from graph.errors import PaperkgError
 from graph.network import search_index
 from graph.network.nodes import CLASS_TYPES, LINKS, is_safe_iri
 from graph.network.sparql_parts import in_chunks, select_rows, values_block
+from graph.store import Store
 from graph.vocab import CLASSES, DCTERMS, PKG, RDFS, SKOS
 
 _LOG = logging.getLogger(__name__)
@@ -33,7 +34,7 @@ _LINK_BIT = {PKG + name: order for order, name in enumerate(LINKS)}
 
 
 @contextlib.contextmanager
-def follow(store: Any, base: str, papers: Iterable[str]) -> Iterator[None]:
+def follow(store: Store, base: str, papers: Iterable[str]) -> Iterator[None]:
     """Around a write that changes the papers `papers` (IRIs): afterwards, the index of the
     new generation is made from the previous generation's, if that one is on disk. A failure
     here loses nothing: the index is then built whole when it is next asked for."""
@@ -55,7 +56,7 @@ def follow(store: Any, base: str, papers: Iterable[str]) -> Iterator[None]:
         _LOG.warning("could not update the search index of %s: %s", store.location, exc)
 
 
-def update(store: Any, old: Path, new: Path, base: str, papers: Sequence[str]) -> Path:
+def update(store: Store, old: Path, new: Path, base: str, papers: Sequence[str]) -> Path:
     """Write at `new` the index `old` with the papers `papers` (IRIs) read again from `store`."""
     with search_index.written(new, copy_of=old) as db:
         _refresh(db, store, base, [p for p in dict.fromkeys(papers) if is_safe_iri(p)])
@@ -74,7 +75,7 @@ def _column(db: sqlite3.Connection, sql: str, items: Sequence[str]) -> set[str]:
     return found
 
 
-def _refresh(db: sqlite3.Connection, store: Any, base: str, papers: list[str]) -> None:
+def _refresh(db: sqlite3.Connection, store: Store, base: str, papers: list[str]) -> None:
     domains = f"<{PKG}{CLASSES['domain']}>"
     touched = set(papers)
     touched |= _column(db, "SELECT entity FROM edges WHERE paper IN ({})", papers)
@@ -125,7 +126,7 @@ def _delete_nodes(db: sqlite3.Connection, nodes: list[str]) -> None:
         db.execute(f"DELETE FROM nodes WHERE iri IN ({marks})", items)
 
 
-def _read_facts(db: sqlite3.Connection, store: Any, nodes: list[str]) -> None:
+def _read_facts(db: sqlite3.Connection, store: Store, nodes: list[str]) -> None:
     """The build's `typed`, `prop` and `chosen` tables, for `nodes` only (temporary)."""
     db.executescript("""
 CREATE TEMP TABLE typed (iri TEXT, type TEXT);

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from graph.network.nodes import CLASS_TYPES, CONCEPT_TYPES, LINKS, node_id
+from graph.store import Store, solutions
 from graph.vocab import DCTERMS, PKG, RDFS, SKOS
 
 #: IRIs per VALUES block: keeps each query's text small for any server.
@@ -38,8 +39,8 @@ def in_chunks(items: Sequence[str], size: int = CHUNK) -> Iterable[Sequence[str]
         yield items[start:start + size]
 
 
-def select_rows(store: Any, sparql: str) -> Iterable[list[str | None]]:
-    for row in store.query(sparql):
+def select_rows(store: Store, sparql: str) -> Iterable[list[str | None]]:
+    for row in solutions(store, sparql):
         yield [None if term is None else term.value for term in row]
 
 
@@ -65,7 +66,7 @@ CACHES: dict[str, Descriptions] = {}
 CACHES_LOCK = threading.Lock()
 
 
-def descriptions_cache(store: Any, generation: str) -> Descriptions:
+def descriptions_cache(store: Store, generation: str) -> Descriptions:
     with CACHES_LOCK:
         cache = CACHES.setdefault(str(store.location), Descriptions())
     with cache.lock:
@@ -75,7 +76,7 @@ def descriptions_cache(store: Any, generation: str) -> Descriptions:
     return cache
 
 
-def read_nodes(store: Any, iris: Sequence[str], base: str) -> dict[str, dict[str, Any]]:
+def read_nodes(store: Store, iris: Sequence[str], base: str) -> dict[str, dict[str, Any]]:
     """{iri: {id, iri, type, label, support}} of those of `iris` that are nodes, read from the
     store."""
     # One pass over each node's own triples: its classes, names, stored support and

@@ -39,6 +39,7 @@ from graph.network.sparql_parts import (
     select_rows,
     values_block,
 )
+from graph.store import Store
 from graph.vocab import DEFAULT_BASE, PKG, SKOS
 
 #: Links one hop may read; a walk that meets more stops there, truncated.
@@ -55,7 +56,7 @@ PATH_MAX_HOPS = 8
 class StoreGraph:
     """The graph of one store at one generation: node descriptions and walks, by SPARQL."""
 
-    def __init__(self, store: Any, base: str = DEFAULT_BASE,
+    def __init__(self, store: Store, base: str = DEFAULT_BASE,
                  generation: str | None = None) -> None:
         self.store = store
         self.base = base

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from pathlib import Path
-from typing import Any
 
 import networkx as nx
 
 from graph import network
 from graph.network import StoreGraph
+from graph.store import Store
 from graph.viz.data import DEFAULT_CAP, node_ref, view_data
 from graph.viz.page import render_view
 from graph.vocab import DEFAULT_BASE, LINKS
@@ -61,7 +61,7 @@ def neighbourhood_html(
 
 
 def neighbourhood_subgraph(
-    store: Any,
+    store: Store,
     node: str,
     *,
     depth: int = 1,
@@ -106,7 +106,7 @@ def neighbourhood_subgraph(
 
 
 def write_viz(
-    store: Any,
+    store: Store,
     node: str,
     *,
     depth: int = 1,
