@@ -338,7 +338,8 @@ def eval_cmd(gold, corpora, all_corpora, split, errors, shared, as_json, limit, 
 @click.option("--gold", default=None, type=click.Path(exists=True, dir_okay=False),
               help="Gold file to report held-out scores against (with --folds).")
 @click.option("--folds", default=0, show_default=True, type=click.IntRange(min=0),
-              help="Cross-validate by paper: held-out scores and thresholds.")
+              help="Cross-validate by paper: held-out scores and thresholds (--model tagger: "
+                   "out-of-fold predictions in --run-dir, graph.tagger.cv).")
 @click.option("--max-body-tokens", default=None, type=click.IntRange(min=1),
               help="Tokens of each paper's body to train on (default: the shipped model's).")
 @user_errors
@@ -346,6 +347,11 @@ def train(which, out_dir, run_dir, csabstruct_dir, compare, report_dev, abstract
           abstract_weight, gold, folds, max_body_tokens):
     """Train a shipped model (default: the mention scorer, on the SciREX train split) and write
     it to data/models/."""
+    if which == "tagger" and folds > 1:
+        from graph.tagger.cv import run as run_folds
+
+        click.echo(run_folds(run_dir, folds))
+        return
     if which == "tagger":
         from graph.tagger.train import reproduce
 

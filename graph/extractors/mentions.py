@@ -16,13 +16,12 @@ from spacy.tokens import Doc
 
 from graph.extractors import candidates as rules
 from graph.model import Mention
+from graph.tagger import cutoffs as cutoff_file
 from graph.tagger import runtime
 
 NAME = "mentions.v2"
 #: rule candidates kept beside the tagger's spans: found by these generators only
 UNION_SOURCES = frozenset({"lexicon", "acronym", "acronym-use"})
-#: tagged spans below this confidence are dropped
-MIN_CONFIDENCE = 0.0
 CACHE_KEY = "paperkg.tagger_spans.v1"
 #: types taken from the rule candidates rather than the tagger
 RULE_TYPES: frozenset[str] = frozenset({"metric"})
@@ -57,12 +56,16 @@ def combine(
     union: bool = True,
     rule_types: frozenset[str] = RULE_TYPES,
     union_types: frozenset[str] = UNION_TYPES,
+    cutoffs: cutoff_file.Cutoffs | None = None,
 ) -> list[Mention]:
     """Mentions from tagged spans and rule candidates (see the module's docstring); the types
-    in `rule_types` come from the rules alone."""
+    in `rule_types` come from the rules alone. Tagged spans under their type's confidence cutoff
+    are dropped (`cutoffs`, by default data/models/tagger.thresholds.json)."""
+    cutoffs = cutoff_file.shipped() if cutoffs is None else cutoffs
     by_span = {(c.start, c.end): c for c in cands}
+    ruled = [(c.start, c.end, c.type) for c in cands]
     out: list[Mention] = []
-    spans = [s for s in spans if s.confidence >= MIN_CONFIDENCE and s.type not in rule_types
+    spans = [s for s in spans if s.type not in rule_types and cutoffs.keeps(s, ruled)
              and not _function_words(text[s.start : s.end])]
     for s in spans:
         rule = by_span.get((s.start, s.end))

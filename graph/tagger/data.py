@@ -17,6 +17,7 @@ from pathlib import Path
 from graph.errors import InputError
 from graph.paths import ROOT
 from graph.splits import SCIREX_DEV_SHARE, is_dev
+from graph.tagger.folds import fold_of
 from graph.train import abstract_passage, join_tokens, passages
 
 TYPES = ("method", "dataset", "task", "metric")
@@ -118,3 +119,20 @@ def scirex_examples(
         for p in chosen:
             out.append(Example(doc["doc_id"], p.text, tuple(sorted(p.mentions))))
     return out
+
+
+def select_examples(
+    scierc: str | Path, scirex: str | Path | None, *, body_tokens: int = 0, seed: int = 0,
+    fold: tuple[int, int] | None = None,
+) -> list[Example]:
+    """A training run's examples: SciERC train sentences, and with `scirex` the SciREX
+    train-split papers (title and abstract, `body_tokens` of the body). With fold (i, K), the
+    documents of cross-validation fold i are left out (graph.tagger.folds)."""
+    def keep(doc_id: str) -> bool:
+        return fold is None or fold_of(doc_id, fold[1]) != fold[0]
+
+    examples = [ex for key, sents in scierc_docs(scierc) if keep(key) for ex in sents]
+    if scirex is not None:
+        docs = [d for d in scirex_docs(scirex, dev=False) if keep(d["doc_id"])]
+        examples += scirex_examples(docs, body_tokens=body_tokens, seed=seed)
+    return examples
