@@ -38,7 +38,7 @@ def tagged(doc: Doc) -> list[runtime.Span]:
     return cached
 
 
-def _function_words(text: str) -> bool:
+def function_words(text: str) -> bool:
     """True for a span of English function words alone ("of", "the other"): no name."""
     words = text.lower().split()
     return bool(words) and all(w in STOP_WORDS for w in words)
@@ -66,7 +66,7 @@ def combine(
     ruled = [(c.start, c.end, c.type) for c in cands]
     out: list[Mention] = []
     spans = [s for s in spans if s.type not in rule_types and cutoffs.keeps(s, ruled)
-             and not _function_words(text[s.start : s.end])]
+             and not function_words(text[s.start : s.end])]
     for s in spans:
         rule = by_span.get((s.start, s.end))
         near = [c for c in cands if _overlaps(s.start, s.end, c.start, c.end)]

@@ -17,6 +17,7 @@ import argparse
 import json
 import logging
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,7 +33,7 @@ GOLD = {"scierc": ROOT / "tests" / "gold" / "scierc-train.json",
         "scirex": ROOT / "tests" / "gold" / "scirex-train.json"}
 #: the types whose spans mentions.v2 takes from the tagger (metrics come from the rules)
 TUNED = ("method", "dataset", "task")
-GRID = tuple(round(0.05 * i, 2) for i in range(0, 20))
+GRID = (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
 
 
 def doc_id(corpus: str, paper_id: str) -> str:
@@ -47,6 +48,7 @@ class Held:
 
     corpus: str
     fold: int
+    gold: object
     paper: Paper
     doc: object
     view: object
@@ -55,34 +57,59 @@ class Held:
     others: list
 
 
-def held_out(run_dir: Path, k: int) -> tuple[dict[str, list], list[Held]]:
-    """Gold papers per corpus, and each one tagged by its fold's model (folds without a
-    finished model are left out, and so are their papers)."""
+def parse(k: int, limit: int | None = None) -> tuple[dict[str, list], list[Held]]:
+    """Gold papers per corpus, and each one parsed with its rule candidates and the other
+    default extractors' mentions (its tagged spans come with `tag`)."""
     from graph import extractors as registry
     from graph import nlp as nlp_loader
     from graph import text_clean
     from graph.extractors import candidates as rules
-    from graph.tagger import runtime
 
     nlp = nlp_loader.load()
     others = [registry.get(n) for n in registry.DEFAULT_EXTRACTORS if n != "mentions.v2"]
     gold, held = {}, []
+    for corpus, path in GOLD.items():
+        papers = load_gold(path)
+        if limit is not None:
+            papers = [g for i in range(k) for g in papers
+                      if fold_of(doc_id(corpus, g.id), k) == i][:limit * k]
+        gold[corpus] = papers
+        views = [text_clean.extraction_view(g.abstract) for g in papers]
+        for g, view, doc in zip(papers, views, nlp.pipe(v.text for v in views), strict=True):
+            found = [m for fn in others for m in fn(doc)]
+            held.append(Held(corpus, fold_of(doc_id(corpus, g.id), k), g,
+                             Paper(key=g.id, abstract=g.abstract, title=g.title, id=g.id),
+                             doc, view, [], rules.candidates(doc), found))
+    return gold, held
+
+
+def tag(run_dir: Path, held: list[Held], k: int, wait: bool = False) -> list[Held]:
+    """Tag each paper with the model of the fold that held it out; with `wait`, wait for the
+    fold models still training. Papers of folds without a model are left out. The spans, with
+    both confidences, are saved to run_dir/oof_spans.jsonl."""
+    from graph.tagger import runtime
+
+    out = []
     for i in range(k):
         model = run_dir / f"fold{i}" / "model"
+        done = run_dir / f"fold{i}" / "cv.json"
+        while wait and not done.is_file():
+            time.sleep(30)
         if not (model / "tagger.onnx").is_file():
-            log.warning("fold %d has no model yet: its papers are left out", i)
+            log.warning("fold %d has no model: its papers are left out", i)
             continue
         tagger = runtime.Tagger(model / "tagger.onnx", model / "tagger.tokenizer.json", 1)
-        for corpus, path in GOLD.items():
-            papers = [g for g in load_gold(path) if fold_of(doc_id(corpus, g.id), k) == i]
-            gold.setdefault(corpus, []).extend(papers)
-            views = [text_clean.extraction_view(g.abstract) for g in papers]
-            for g, view, doc in zip(papers, views, nlp.pipe(v.text for v in views), strict=True):
-                found = [m for fn in others for m in fn(doc)]
-                held.append(Held(corpus, i, Paper(key=g.id, abstract=g.abstract, title=g.title,
-                                                  id=g.id),
-                                 doc, view, tagger.tag(doc.text), rules.candidates(doc), found))
-    return gold, held
+        for h in held:
+            if h.fold == i:
+                h.spans = tagger.tag(h.doc.text)
+                out.append(h)
+        log.info("fold %d tagged", i)
+    with open(run_dir / "oof_spans.jsonl", "w", encoding="utf-8") as fh:
+        for h in out:
+            fh.write(json.dumps({"corpus": h.corpus, "id": h.paper.id, "fold": h.fold, "spans": [
+                [s.start, s.end, s.type, round(s.confidence, 4), round(s.floor, 4)]
+                for s in h.spans]}) + "\n")
+    return out
 
 
 def extractions(held: list[Held], cutoffs: Cutoffs) -> dict[str, list[PaperExtraction]]:
@@ -101,11 +128,13 @@ def extractions(held: list[Held], cutoffs: Cutoffs) -> dict[str, list[PaperExtra
 
 
 def figures(gold: dict[str, list], held: list[Held], cutoffs: Cutoffs) -> dict:
-    """corpus -> type -> (P, R, F1), scored as `paperkg eval` scores."""
+    """corpus -> type -> "P/R/F1", scored as `paperkg eval` scores."""
     out = {}
     for corpus, exts in extractions(held, cutoffs).items():
-        report = score(gold[corpus], exts, gold_name=GOLD[corpus].name)
-        out[corpus] = {t: (round(s.precision, 4), round(s.recall, 4), round(s.f1, 4))
+        keys = {e.paper.key for e in exts}
+        report = score([g for g in gold[corpus] if g.id in keys], exts,
+                       gold_name=GOLD[corpus].name)
+        out[corpus] = {t: f"{s.precision:.3f}/{s.recall:.3f}/{s.f1:.3f}"
                        for t, s in report.entities.items() if t in (*TUNED, "metric")}
     return out
 
@@ -113,25 +142,40 @@ def figures(gold: dict[str, list], held: list[Held], cutoffs: Cutoffs) -> dict:
 def sweep(gold, held, measure: str, rescue: str) -> dict[float, dict]:
     """One uniform cutoff for every tuned type at a time: each type's curve is read off the
     same runs (a type's cutoff barely moves another type's figures)."""
-    return {t: figures(gold, held, Cutoffs(measure, dict.fromkeys(TUNED, t), rescue))
-            for t in GRID}
+    out = {}
+    for t in GRID:
+        out[t] = figures(gold, held, Cutoffs(measure, dict.fromkeys(TUNED, t), rescue))
+        log.info("%s/%s %.2f %s", measure, rescue, t, out[t])
+    return out
 
 
-def mean_f1(fig: dict, typ: str) -> float:
-    return sum(fig[c][typ][2] for c in fig) / len(fig)
+def f1(fig: dict, typ: str) -> float:
+    """The F1 of a type averaged over the corpora."""
+    return sum(float(fig[c][typ].split("/")[2]) for c in fig) / len(fig)
 
 
-def choose(curves: dict[tuple[str, str], dict[float, dict]]) -> tuple[Cutoffs, dict]:
-    """Per type, the cutoff with the best F1 averaged over the two corpora; the measure and
-    rescue mode are those whose per-type best cutoffs sum to the most F1."""
-    best = None
-    for (measure, rescue), curve in curves.items():
-        picks = {typ: max(GRID, key=lambda t, typ=typ: (round(mean_f1(curve[t], typ), 4), -t))
-                 for typ in TUNED}
-        total = sum(mean_f1(curve[picks[typ]], typ) for typ in TUNED)
-        if best is None or total > best[0] + 1e-9:
-            best = (total, Cutoffs(measure, picks, rescue))
-    return best[1], {}
+def picks(curve: dict[float, dict]) -> dict[str, float]:
+    """Per type, the cutoff with the best mean F1 (the lowest on ties)."""
+    return {typ: max(curve, key=lambda t, typ=typ: (round(f1(curve[t], typ), 4), -t))
+            for typ in TUNED}
+
+
+def total(curve: dict[float, dict]) -> float:
+    return sum(f1(curve[t], typ) for typ, t in picks(curve).items())
+
+
+def choose(gold, held, measures, rescues) -> tuple[Cutoffs, dict]:
+    """The measure first (without rescue), then the rescue mode with it: the setting whose
+    per-type best cutoffs sum to the most F1; per type, the cutoff with the best F1 averaged
+    over the two corpora."""
+    curves = {(m, "none"): sweep(gold, held, m, "none") for m in measures}
+    measure = max(measures, key=lambda m: total(curves[(m, "none")]))
+    for r in rescues:
+        if r != "none":
+            curves[(measure, r)] = sweep(gold, held, measure, r)
+    rescue = max((r for m, r in curves if m == measure),
+                 key=lambda r: (round(total(curves[(measure, r)]), 4), r == "none"))
+    return Cutoffs(measure, picks(curves[(measure, rescue)]), rescue), curves
 
 
 def main(argv=None) -> int:
@@ -141,19 +185,22 @@ def main(argv=None) -> int:
     ap.add_argument("--folds", type=int, default=3)
     ap.add_argument("--measures", default=",".join(MEASURES))
     ap.add_argument("--rescues", default=",".join(RESCUES))
+    ap.add_argument("--limit", type=int, default=None, help="papers per corpus and fold (a check)")
+    ap.add_argument("--wait", action="store_true", help="wait for the fold runs to finish")
+    ap.add_argument("--errors", type=Path, default=None,
+                    help="also write the error analysis (graph.tagger.oof_errors) here")
     ap.add_argument("--write", action="store_true", help=f"write the chosen cutoffs to {PATH}")
     args = ap.parse_args(argv)
-    gold, held = held_out(args.run_dir, args.folds)
-    curves = {(m, r): sweep(gold, held, m, r)
-              for m in args.measures.split(",") for r in args.rescues.split(",")}
-    chosen, _ = choose(curves)
+    gold, held = parse(args.folds, args.limit)
+    held = tag(args.run_dir, held, args.folds, args.wait)
+    chosen, curves = choose(gold, held, args.measures.split(","), args.rescues.split(","))
     record = {
         "cutoffs": chosen.to_dict(),
         "command": "python -m graph.tagger.thresholds " + " ".join(argv or sys.argv[1:]),
         "chosen_on": "out-of-fold predictions on SciERC train and the SciREX train split "
                      f"({len(held)} abstracts, folds "
                      f"{sorted({h.fold for h in held})} of {args.folds}; graph.tagger.cv)",
-        "objective": "per type, the best F1 averaged over the two corpora",
+        "objective": "per type, the best F1 averaged over the two corpora (P/R/F1 below)",
         "out_of_fold": {"none": figures(gold, held, Cutoffs(chosen.measure)),
                         "chosen": figures(gold, held, chosen)},
         "curves": {f"{m}/{r}": {str(t): c for t, c in curve.items()}
@@ -163,6 +210,12 @@ def main(argv=None) -> int:
     if args.write:
         PATH.write_text(text, encoding="utf-8")
     sys.stdout.write(text)
+    if args.errors:
+        from graph.tagger.oof_errors import analyse
+
+        args.errors.write_text("## every tagged span\n\n" + analyse(held, Cutoffs()) +
+                               "\n## kept by the chosen cutoffs\n\n" + analyse(held, chosen),
+                               encoding="utf-8")
     return 0
 
 
