@@ -70,7 +70,9 @@ def load(path: str | Path = PATH) -> Cutoffs:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise InputError(f"{path}: the tagger's cutoffs are missing (data/models/TAGGER.md)") from None
+        raise InputError(
+            f"{path}: the tagger's cutoffs are missing (data/models/TAGGER.md)"
+        ) from None
     except ValueError as exc:
         raise InputError(f"{path}: not JSON ({exc})") from None
     if not isinstance(data, dict):

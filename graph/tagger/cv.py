@@ -61,9 +61,12 @@ def predict(model_dir: Path, docs: list[dict], threads: int) -> dict[str, np.nda
 
 
 def run_fold(run_dir: Path, i: int, k: int, threads: int = 2, stage1_epochs: int | None = None,
+             body_tokens: int | None = None, probs: bool = True,
              scierc: Path = SHARED / "scierc" / "train.json",
              scirex: Path = SHARED / "scirex" / "train_docs") -> dict:
-    """Train, export and predict fold i of k; `stage1_epochs` shortens the first stage."""
+    """Train, export and predict fold i of k. `stage1_epochs` and `body_tokens` (SciREX body
+    tokens per paper in the second stage) shorten the shipped recipe; without `probs` the
+    held-out documents are listed but not tagged (graph.tagger.thresholds tags them)."""
     from graph.tagger import export
     from graph.tagger.train import STAGE_1, STAGE_2, parser, train
 
@@ -76,13 +79,16 @@ def run_fold(run_dir: Path, i: int, k: int, threads: int = 2, stage1_epochs: int
         stage1 = STAGE_1 if stage1_epochs is None else ("--epochs", str(stage1_epochs))
         train(parser().parse_args(["--out", str(first), *stage1, *common]))
     if not (second / "weights.pt").is_file():
+        stage2 = list(STAGE_2)
+        if body_tokens is not None:
+            stage2[stage2.index("--body-tokens") + 1] = str(body_tokens)
         train(parser().parse_args(
-            ["--out", str(second), *STAGE_2, "--init", str(first / "weights.pt"), *common]))
+            ["--out", str(second), *stage2, "--init", str(first / "weights.pt"), *common]))
     if not (model / "tagger.onnx").is_file():
         export.main([str(second), "--out", str(model)])
     docs = held_out(i, k, scierc, scirex)
-    probs = predict(model, docs, threads)
-    np.savez_compressed(fold / "oof.npz", **probs)
+    if probs:
+        np.savez_compressed(fold / "oof.npz", **predict(model, docs, threads))
     with open(fold / "oof.jsonl", "w", encoding="utf-8") as fh:
         for d in docs:
             fh.write(json.dumps(d, ensure_ascii=False, sort_keys=True) + "\n")
@@ -93,9 +99,10 @@ def run_fold(run_dir: Path, i: int, k: int, threads: int = 2, stage1_epochs: int
 
 
 def run(run_dir: str | Path, k: int = 3, threads: int = 2, only: int | None = None,
-        stage1_epochs: int | None = None) -> str:
+        stage1_epochs: int | None = None, body_tokens: int | None = None,
+        probs: bool = True) -> str:
     """All folds (or fold `only`), one after another; finished stages are not redone."""
-    done = [run_fold(Path(run_dir), i, k, threads, stage1_epochs)
+    done = [run_fold(Path(run_dir), i, k, threads, stage1_epochs, body_tokens, probs)
             for i in range(k) if only in (None, i)]
     return "tagger cv: " + ", ".join(f"fold {m['fold']} {m['held_out']} docs {m['seconds']} s"
                                      for m in done)
@@ -110,9 +117,14 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--stage1-epochs", type=int, default=None,
                     help="epochs of the first stage (default: the shipped recipe's 8)")
+    ap.add_argument("--stage2-body-tokens", type=int, default=None,
+                    help="SciREX body tokens per paper in the second stage (default: 240)")
+    ap.add_argument("--no-probs", dest="probs", action="store_false",
+                    help="do not save the held-out documents' label probabilities")
     args = ap.parse_args(argv)
-    logging.getLogger("paperkg").info(
-        run(args.run_dir, args.folds, args.threads, args.only, args.stage1_epochs))
+    logging.getLogger("paperkg").info(run(
+        args.run_dir, args.folds, args.threads, args.only, args.stage1_epochs,
+        args.stage2_body_tokens, args.probs))
     return 0
 
 

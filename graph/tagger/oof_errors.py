@@ -76,7 +76,8 @@ def analyse(held, cut: cutoff_file.Cutoffs, examples: int = 4, seed: int = 7) ->
             kind = outcome(s, gold, neutral, text)
             counts[h.corpus][kind] += 1
             if kind in ("type", "boundary+type"):
-                g = next(t for a, b, t in gold if _overlap((s.start, s.end), (a, b)) and t != s.type)
+                g = next(t for a, b, t in gold
+                         if _overlap((s.start, s.end), (a, b)) and t != s.type)
                 confusions[(g, s.type)] += 1
             samples[f"{kind}"].append(f"{h.corpus} {h.paper.id}: \"{text[s.start:s.end]}\" "
                                       f"({s.type}, {s.confidence:.2f})")
