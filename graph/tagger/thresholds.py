@@ -178,6 +178,21 @@ def choose(gold, held, measures, rescues) -> tuple[Cutoffs, dict]:
     return Cutoffs(measure, picks(curves[(measure, rescue)]), rescue), curves
 
 
+def fold_runs(run_dir: Path, k: int) -> list[str]:
+    """How each fold model was trained (from its stages' train.json)."""
+    out = []
+    for i in range(k):
+        stages = []
+        for stage in ("stage1", "stage2"):
+            path = run_dir / f"fold{i}" / stage / "train.json"
+            if path.is_file():
+                a = json.loads(path.read_text(encoding="utf-8"))["args"]
+                stages.append(f"{stage}: {a['epochs']} epoch(s), scirex {a['scirex_abstracts']}, "
+                              f"body tokens {a['body_tokens']}, threads {a['threads']}")
+        out.append(f"fold {i}/{k}: " + "; ".join(stages))
+    return out
+
+
 def main(argv=None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -200,6 +215,7 @@ def main(argv=None) -> int:
         "chosen_on": "out-of-fold predictions on SciERC train and the SciREX train split "
                      f"({len(held)} abstracts, folds "
                      f"{sorted({h.fold for h in held})} of {args.folds}; graph.tagger.cv)",
+        "fold_runs": fold_runs(args.run_dir, args.folds),
         "objective": "per type, the best F1 averaged over the two corpora (P/R/F1 below)",
         "out_of_fold": {"none": figures(gold, held, Cutoffs(chosen.measure)),
                         "chosen": figures(gold, held, chosen)},
