@@ -1,7 +1,9 @@
 """Extractor "mentions.v2": method, model, dataset, task and metric mentions from the learned
 tagger (graph.tagger), with what the rules know added where they still help.
 
-The tagger finds and types method, dataset and task spans. The rule candidates
+The tagger finds and types method, dataset and task spans; a span under its type's confidence
+cutoff (graph.tagger.cutoffs, chosen on cross-validated train predictions) is dropped unless a
+rule candidate has exactly its edges. The rule candidates
 (graph.extractors.candidates) then give, for a span they also found, the preferred label and
 acronym aliases, and for a span they overlap, the proposed-name flag and the model-vs-method
 decision (the tagger has no model label). Rule candidates that no tagged span overlaps are kept
