@@ -47,9 +47,9 @@ def merge_key(name: str) -> str:
 def _lexicon_pairs() -> list[tuple[str, str]]:
     """(alias, preferred name) of every entry of data/lexicons: the aliases of a known name are
     that name wherever they appear."""
-    from graph.extractors import lexicon
+    from graph.extractors import lexicon  # deferred: spaCy, which resolving needs nowhere else
 
-    pairs = []
+    pairs: list[tuple[str, str]] = []
     for entity_type in sorted(lexicon.FILES):
         for name, aliases in lexicon.entries(entity_type):
             pairs.extend((alias, name) for alias in aliases)

@@ -104,7 +104,8 @@ def eval_cmd(gold: str | None, corpora: tuple[str, ...], all_corpora: bool, spli
 @click.option("--gold", default=None, type=click.Path(exists=True, dir_okay=False),
               help="Gold file to report held-out scores against (with --folds).")
 @click.option("--folds", default=0, show_default=True, type=click.IntRange(min=0),
-              help="Cross-validate by paper: held-out scores and thresholds.")
+              help="Cross-validate by paper: held-out scores and thresholds (--model tagger: "
+                   "out-of-fold predictions in --run-dir, graph.tagger.cv).")
 @click.option("--max-body-tokens", default=None, type=click.IntRange(min=1),
               help="Tokens of each paper's body to train on (default: the shipped model's).")
 @user_errors
@@ -113,6 +114,11 @@ def train(which: str, out_dir: str | None, run_dir: str, csabstruct_dir: str, co
           gold: str | None, folds: int, max_body_tokens: int | None) -> None:
     """Train a shipped model (default: the mention scorer, on the SciREX train split) and write
     it to data/models/."""
+    if which == "tagger" and folds > 1:
+        from graph.tagger.cv import run as run_folds
+
+        click.echo(run_folds(run_dir, folds))
+        return
     if which == "tagger":
         from graph.tagger.train import reproduce
 

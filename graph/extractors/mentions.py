@@ -1,7 +1,9 @@
 """Extractor "mentions.v2": method, model, dataset, task and metric mentions from the learned
 tagger (graph.tagger), with what the rules know added where they still help.
 
-The tagger finds and types method, dataset and task spans. The rule candidates
+The tagger finds and types method, dataset and task spans; a span under its type's confidence
+cutoff (graph.tagger.cutoffs, chosen on cross-validated train predictions) is dropped unless a
+rule candidate has exactly its edges. The rule candidates
 (graph.extractors.candidates) then give, for a span they also found, the preferred label and
 acronym aliases, and for a span they overlap, the proposed-name flag and the model-vs-method
 decision (the tagger has no model label). Rule candidates that no tagged span overlaps are kept
@@ -16,13 +18,12 @@ from spacy.tokens import Doc
 
 from graph.extractors import candidates as rules
 from graph.model import Mention
+from graph.tagger import cutoffs as cutoff_file
 from graph.tagger import runtime
 
 NAME = "mentions.v2"
 #: rule candidates kept beside the tagger's spans: found by these generators only
 UNION_SOURCES = frozenset({"lexicon", "acronym", "acronym-use"})
-#: tagged spans below this confidence are dropped
-MIN_CONFIDENCE = 0.0
 CACHE_KEY = "paperkg.tagger_spans.v1"
 #: types taken from the rule candidates rather than the tagger
 RULE_TYPES: frozenset[str] = frozenset({"metric"})
@@ -39,7 +40,7 @@ def tagged(doc: Doc) -> list[runtime.Span]:
     return cached
 
 
-def _function_words(text: str) -> bool:
+def function_words(text: str) -> bool:
     """True for a span of English function words alone ("of", "the other"): no name."""
     words = text.lower().split()
     return bool(words) and all(w in STOP_WORDS for w in words)
@@ -57,13 +58,17 @@ def combine(
     union: bool = True,
     rule_types: frozenset[str] = RULE_TYPES,
     union_types: frozenset[str] = UNION_TYPES,
+    cutoffs: cutoff_file.Cutoffs | None = None,
 ) -> list[Mention]:
     """Mentions from tagged spans and rule candidates (see the module's docstring); the types
-    in `rule_types` come from the rules alone."""
+    in `rule_types` come from the rules alone. Tagged spans under their type's confidence cutoff
+    are dropped (`cutoffs`, by default data/models/tagger.thresholds.json)."""
+    cutoffs = cutoff_file.shipped() if cutoffs is None else cutoffs
     by_span = {(c.start, c.end): c for c in cands}
+    ruled = [(c.start, c.end, c.type) for c in cands]
     out: list[Mention] = []
-    spans = [s for s in spans if s.confidence >= MIN_CONFIDENCE and s.type not in rule_types
-             and not _function_words(text[s.start : s.end])]
+    spans = [s for s in spans if s.type not in rule_types and cutoffs.keeps(s, ruled)
+             and not function_words(text[s.start : s.end])]
     for s in spans:
         rule = by_span.get((s.start, s.end))
         near = [c for c in cands if _overlaps(s.start, s.end, c.start, c.end)]

@@ -2,7 +2,7 @@
 
 SciERC sentences (Method, Task, Metric; Material as dataset where it is a name) and SciREX
 train-split papers (the abstract, and optionally passages of the body). SciREX dev papers
-(graph.splits) are never returned by the train readers.
+(graph.eval.splits) are never returned by the train readers.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from graph.errors import InputError
 from graph.eval.scirex_passages import abstract_passage, join_tokens, passages
 from graph.eval.splits import SCIREX_DEV_SHARE, is_dev
 from graph.paths import ROOT
+from graph.tagger.folds import fold_of
 
 TYPES = ("method", "dataset", "task", "metric")
 #: the annotated corpora, beside the repository (see each SOURCE.md there)
@@ -89,7 +90,7 @@ def scierc_neutral(path: str | Path) -> dict[str, list[str]]:
 
 
 def scirex_docs(scirex_dir: str | Path, *, dev: bool) -> list[dict]:
-    """The SciREX documents of one split (dev: graph.splits' held-out share), by doc_id order."""
+    """The SciREX documents of one split (dev: graph.eval.splits' held-out share), by doc_id."""
     root = Path(scirex_dir)
     if not any(root.glob("*.json")) and (root / "train_docs").is_dir():
         root = root / "train_docs"
@@ -118,3 +119,20 @@ def scirex_examples(
         for p in chosen:
             out.append(Example(doc["doc_id"], p.text, tuple(sorted(p.mentions))))
     return out
+
+
+def select_examples(
+    scierc: str | Path, scirex: str | Path | None, *, body_tokens: int = 0, seed: int = 0,
+    fold: tuple[int, int] | None = None,
+) -> list[Example]:
+    """A training run's examples: SciERC train sentences, and with `scirex` the SciREX
+    train-split papers (title and abstract, `body_tokens` of the body). With fold (i, K), the
+    documents of cross-validation fold i are left out (graph.tagger.folds)."""
+    def keep(doc_id: str) -> bool:
+        return fold is None or fold_of(doc_id, fold[1]) != fold[0]
+
+    examples = [ex for key, sents in scierc_docs(scierc) if keep(key) for ex in sents]
+    if scirex is not None:
+        docs = [d for d in scirex_docs(scirex, dev=False) if keep(d["doc_id"])]
+        examples += scirex_examples(docs, body_tokens=body_tokens, seed=seed)
+    return examples

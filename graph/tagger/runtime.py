@@ -33,7 +33,24 @@ class Span:
     start: int
     end: int
     type: str
+    #: the mean, over the span's tagged wordpieces, of the probability of its type (B- or I-)
     confidence: float
+    #: the least of those probabilities
+    floor: float = 1.0
+
+    def score(self, measure: str) -> float:
+        """The span's confidence by one of MEASURES."""
+        return self.floor if measure == "min" else self.confidence
+
+
+#: how a span's confidence is read off its wordpieces' probabilities (Span.score)
+MEASURES = ("mean", "min")
+
+
+def type_probability(probs: np.ndarray, i: int, typ: str) -> float:
+    """The probability that wordpiece i belongs to a span of type `typ`: B- and I- together, so
+    that a B/I hesitation inside a confident span costs nothing."""
+    return float(probs[i, LABELS.index("B-" + typ)] + probs[i, LABELS.index("I-" + typ)])
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +112,8 @@ def decode(probs: np.ndarray, p: Pieces) -> list[Span]:
 
     An I- tag after O or after another type opens a span (the model's lapse, not a reason to
     drop the mention). A span that ends or starts inside a word grows to the whole word.
-    Confidence: the mean probability of the chosen tags.
+    Confidence: the mean and the least, over the span's tagged wordpieces, of the probability of
+    the span's type (type_probability); widened wordpieces do not count.
     """
     best = probs.argmax(-1)
     out: list[Span] = []
@@ -110,8 +128,9 @@ def decode(probs: np.ndarray, p: Pieces) -> list[Span]:
             first -= 1
         while last + 1 < len(p.ids) and p.words[last + 1] == p.words[last]:
             last += 1
-        conf = float(np.mean([probs[i, best[i]] for i in cur]))
-        out.append(Span(p.offsets[first][0], p.offsets[last][1], cur_type, conf))
+        q = [type_probability(probs, i, cur_type) for i in cur]
+        out.append(Span(p.offsets[first][0], p.offsets[last][1], cur_type,
+                        float(np.mean(q)), float(min(q))))
 
     for i, label_id in enumerate(best):
         label = LABELS[label_id]
@@ -185,7 +204,7 @@ def tidy(text: str, spans: list[Span]) -> list[Span]:
             continue
         if out and start < out[-1].end:
             continue
-        out.append(Span(start, end, s.type, s.confidence))
+        out.append(Span(start, end, s.type, s.confidence, s.floor))
     return out
 
 

@@ -40,7 +40,7 @@ def gold(corpus: str) -> list[tuple[str, str, dict[str, set[str]], set[str]]]:
         neutral = scierc_neutral(path)
         for key, sents in scierc_docs(path):
             text = " ".join(ex.text for ex in sents)
-            names = {t: set() for t in TYPES}
+            names: dict[str, set[str]] = {t: set() for t in TYPES}
             for ex in sents:
                 for s, e, t in ex.spans:
                     names[t].add(norm(ex.text[s:e]))
@@ -55,6 +55,7 @@ def gold(corpus: str) -> list[tuple[str, str, dict[str, set[str]], set[str]]]:
 
 
 def predict(texts: list[str], system: str) -> list[list[tuple[str, str]]]:
+    # deferred: spaCy and onnxruntime load only when a system is scored
     from graph import nlp as nlp_loader
     from graph.extractors import candidates, mentions
     from graph.tagger import runtime
@@ -85,9 +86,11 @@ def predict(texts: list[str], system: str) -> list[list[tuple[str, str]]]:
 def score(corpus: str, system: str) -> dict[str, dict[str, float]]:
     rows = gold(corpus)
     preds = predict([r[1] for r in rows], system)
-    tp, fp, fn = Counter(), Counter(), Counter()
+    tp: Counter[str] = Counter()
+    fp: Counter[str] = Counter()
+    fn: Counter[str] = Counter()
     for (_, _, names, neutral), found in zip(rows, preds, strict=True):
-        pred = {t: set() for t in TYPES}
+        pred: dict[str, set[str]] = {t: set() for t in TYPES}
         for typ, text in found:
             typ = "method" if typ == "model" else typ
             if typ in pred and norm(text):
@@ -115,7 +118,7 @@ def main(argv=None) -> int:
     ap.add_argument("--model", type=Path, help="an ONNX tagger other than the shipped one")
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args(argv)
-    from graph.tagger import runtime
+    from graph.tagger import runtime  # deferred: onnxruntime, after the arguments are read
 
     if args.system != "rules":
         opts = {"threads": args.threads}

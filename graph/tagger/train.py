@@ -4,7 +4,7 @@
     python -m graph.tagger.export RUN_DIR          # ONNX, int8, into data/models/
 
 Data: SciERC train sentences, and with --scirex-abstracts the SciREX train-split papers' titles
-and abstracts (plus --body-tokens of each body). Never SciERC dev or SciREX dev (graph.splits).
+and abstracts (plus --body-tokens of each body). Never SciERC dev or SciREX dev (graph.eval.splits).
 Fixed seed; one process, `--threads` torch threads.
 """
 
@@ -22,8 +22,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from graph.tagger.data import SHARED, Example, scierc_docs, scirex_docs, scirex_examples
+from graph.tagger.data import SHARED, Example, select_examples
 from graph.tagger.encoder import Tagger, read_safetensors
+from graph.tagger.folds import parse_fold
 from graph.tagger.runtime import LABELS, WINDOW, load_tokenizer, pieces, windows
 
 log = logging.getLogger("paperkg.tagger.train")
@@ -94,11 +95,8 @@ def batches(rows, size: int, rng: random.Random):
 
 
 def training_examples(args) -> list[Example]:
-    examples = [ex for _, sents in scierc_docs(args.scierc) for ex in sents]
-    if args.scirex_abstracts or args.body_tokens:
-        docs = scirex_docs(args.scirex, dev=False)
-        examples += scirex_examples(docs, body_tokens=args.body_tokens, seed=args.seed)
-    return examples
+    return select_examples(args.scierc, args.scirex if args.scirex_abstracts or args.body_tokens
+                           else None, body_tokens=args.body_tokens, seed=args.seed, fold=args.fold)
 
 
 def train(args) -> dict:
@@ -173,12 +171,15 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--init", type=Path, help="start from this run's weights.pt")
+    ap.add_argument("--fold", type=parse_fold, default=None, metavar="i/K",
+                    help="cross-validation: train on the documents outside fold i of K "
+                         "(graph.tagger.folds)")
     ap.add_argument("--train-embeddings", dest="freeze_embeddings", action="store_false",
                     help="also fine-tune the word-embedding table (slower)")
     return ap
 
 
-#: How data/models/tagger.onnx was trained (data/models/TAGGER.md): SciERC train for 4 epochs,
+#: How data/models/tagger.onnx was trained (data/models/TAGGER.md): SciERC train for 8 epochs,
 #: then one epoch of SciERC train, SciREX train-split abstracts and about 240 tokens of each
 #: of their bodies, from those weights.
 STAGE_1 = ("--epochs", "8")
@@ -187,7 +188,7 @@ STAGE_2 = ("--scirex-abstracts", "--body-tokens", "240", "--epochs", "1")
 
 def reproduce(run_dir: str | Path, out_dir: str | Path | None = None, threads: int = 2) -> str:
     """Train with the shipped recipe under `run_dir`, then export into `out_dir` (data/models)."""
-    from graph.tagger import export
+    from graph.tagger import export  # deferred: onnx and onnxruntime's quantiser, after training
 
     first, second = Path(run_dir) / "stage1", Path(run_dir) / "stage2"
     common = ["--threads", str(threads)]

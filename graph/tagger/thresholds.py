@@ -1,0 +1,246 @@
+"""Choose the tagger's confidence cutoffs on out-of-fold predictions of the train splits.
+
+    python -m graph.tagger.thresholds --run-dir DIR [--folds 3] [--write]
+
+DIR holds the fold models of `python -m graph.tagger.cv` (DIR/fold{i}/model). Each train-split
+gold abstract (tests/gold/scierc-train.json, tests/gold/scirex-train.json) is tagged by the model
+of the fold that held it out, and run through mentions.v2 as a build runs it, with every other
+default extractor; `paperkg eval`'s scoring (graph.eval.scoring.score: name level, SciERC's
+OtherScientificTerm and Generic neutral) then scores each setting of the cutoffs. Dev gold is
+never read. With --write the chosen cutoffs go to data/models/tagger.thresholds.json with the
+command and the out-of-fold figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from graph.eval.gold import load_gold
+from graph.eval.scoring import score
+from graph.model import Paper, PaperExtraction
+from graph.paths import ROOT
+from graph.tagger.cutoffs import PATH, RESCUES, Cutoffs
+from graph.tagger.folds import fold_of
+from graph.tagger.runtime import MEASURES, Span
+
+log = logging.getLogger("paperkg.tagger.thresholds")
+GOLD = {"scierc": ROOT / "tests" / "gold" / "scierc-train.json",
+        "scirex": ROOT / "tests" / "gold" / "scirex-train.json"}
+#: the types whose spans mentions.v2 takes from the tagger (metrics come from the rules)
+TUNED = ("method", "dataset", "task")
+GRID = (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
+
+
+def doc_id(corpus: str, paper_id: str) -> str:
+    """The id graph.tagger.folds assigns a fold by (SciERC gold ids carry a corpus prefix)."""
+    prefix = corpus + ":"
+    return paper_id[len(prefix):] if paper_id.startswith(prefix) else paper_id
+
+
+@dataclass
+class Held:
+    """One held-out gold abstract, parsed once: what a setting of the cutoffs recombines."""
+
+    corpus: str
+    fold: int
+    gold: Any
+    paper: Paper
+    doc: Any
+    view: Any
+    spans: list[Span]
+    cands: tuple
+    others: list
+
+
+def parse(k: int, limit: int | None = None) -> tuple[dict[str, list], list[Held]]:
+    """Gold papers per corpus, and each one parsed with its rule candidates and the other
+    default extractors' mentions (its tagged spans come with `tag`)."""
+    # deferred: spaCy and the extractors load only when gold papers are parsed
+    from graph import extractors as registry
+    from graph import nlp as nlp_loader
+    from graph.extractors import candidates as rules
+    from graph.nlp import text_clean
+
+    nlp = nlp_loader.load()
+    others = [registry.get(n) for n in registry.DEFAULT_EXTRACTORS if n != "mentions.v2"]
+    gold, held = {}, []
+    for corpus, path in GOLD.items():
+        papers = load_gold(path)
+        if limit is not None:
+            papers = [g for i in range(k) for g in papers
+                      if fold_of(doc_id(corpus, g.id), k) == i][:limit * k]
+        gold[corpus] = papers
+        views = [text_clean.extraction_view(g.abstract) for g in papers]
+        for g, view, doc in zip(papers, views, nlp.pipe(v.text for v in views), strict=True):
+            found = [m for fn in others for m in fn(doc)]
+            held.append(Held(corpus, fold_of(doc_id(corpus, g.id), k), g,
+                             Paper(key=g.id, abstract=g.abstract, title=g.title, id=g.id),
+                             doc, view, [], rules.candidates(doc), found))
+    return gold, held
+
+
+def tag(run_dir: Path, held: list[Held], k: int, wait: bool = False) -> list[Held]:
+    """Tag each paper with the model of the fold that held it out; with `wait`, wait for the
+    fold models still training. Papers of folds without a model are left out. The spans, with
+    both confidences, are saved to run_dir/oof_spans.jsonl."""
+    from graph.tagger import runtime  # deferred: onnxruntime
+
+    out = []
+    for i in range(k):
+        model = run_dir / f"fold{i}" / "model"
+        done = run_dir / f"fold{i}" / "cv.json"
+        while wait and not done.is_file():
+            time.sleep(30)
+        if not (model / "tagger.onnx").is_file():
+            log.warning("fold %d has no model: its papers are left out", i)
+            continue
+        tagger = runtime.Tagger(model / "tagger.onnx", model / "tagger.tokenizer.json", 1)
+        for h in held:
+            if h.fold == i:
+                h.spans = tagger.tag(h.doc.text)
+                out.append(h)
+        log.info("fold %d tagged", i)
+    with open(run_dir / "oof_spans.jsonl", "w", encoding="utf-8") as fh:
+        for h in out:
+            fh.write(json.dumps({"corpus": h.corpus, "id": h.paper.id, "fold": h.fold, "spans": [
+                [s.start, s.end, s.type, round(s.confidence, 4), round(s.floor, 4)]
+                for s in h.spans]}) + "\n")
+    return out
+
+
+def extractions(held: list[Held], cutoffs: Cutoffs) -> dict[str, list[PaperExtraction]]:
+    """Per corpus, the default build's extractions with mentions.v2 under `cutoffs`."""
+    # deferred: the extractors (spaCy) load only when extractions are made
+    from graph.extractors import mentions
+    from graph.extractors.pipeline import extract_doc
+    from graph.nlp import text_clean
+
+    out: dict[str, list[PaperExtraction]] = {}
+    for h in held:
+        v2 = mentions.combine(h.doc.text, h.spans, h.cands, cutoffs=cutoffs)
+        found = extract_doc(h.doc, [lambda _doc, v2=v2, h=h: [*v2, *h.others]])
+        out.setdefault(h.corpus, []).append(PaperExtraction(
+            paper=h.paper, mentions=text_clean.to_verbatim(found, h.view, h.paper.abstract)))
+    return out
+
+
+def figures(gold: dict[str, list], held: list[Held], cutoffs: Cutoffs) -> dict:
+    """corpus -> type -> "P/R/F1", scored as `paperkg eval` scores."""
+    out = {}
+    for corpus, exts in extractions(held, cutoffs).items():
+        keys = {e.paper.key for e in exts}
+        report = score([g for g in gold[corpus] if g.id in keys], exts,
+                       gold_name=GOLD[corpus].name)
+        out[corpus] = {t: f"{s.precision:.3f}/{s.recall:.3f}/{s.f1:.3f}"
+                       for t, s in report.entities.items() if t in (*TUNED, "metric")}
+    return out
+
+
+def sweep(gold, held, measure: str, rescue: str) -> dict[float, dict]:
+    """One uniform cutoff for every tuned type at a time: each type's curve is read off the
+    same runs (a type's cutoff barely moves another type's figures)."""
+    out = {}
+    for t in GRID:
+        out[t] = figures(gold, held, Cutoffs(measure, dict.fromkeys(TUNED, t), rescue))
+        log.info("%s/%s %.2f %s", measure, rescue, t, out[t])
+    return out
+
+
+def f1(fig: dict, typ: str) -> float:
+    """The F1 of a type averaged over the corpora."""
+    return sum(float(fig[c][typ].split("/")[2]) for c in fig) / len(fig)
+
+
+def picks(curve: dict[float, dict]) -> dict[str, float]:
+    """Per type, the cutoff with the best mean F1 (the lowest on ties)."""
+    return {typ: _best(curve, typ) for typ in TUNED}
+
+
+def _best(curve: dict[float, dict], typ: str) -> float:
+    return max(curve, key=lambda t: (round(f1(curve[t], typ), 4), -t))
+
+
+def total(curve: dict[float, dict]) -> float:
+    return sum(f1(curve[t], typ) for typ, t in picks(curve).items())
+
+
+def choose(gold, held, measures, rescues) -> tuple[Cutoffs, dict]:
+    """The measure first (without rescue), then the rescue mode with it: the setting whose
+    per-type best cutoffs sum to the most F1; per type, the cutoff with the best F1 averaged
+    over the two corpora."""
+    curves = {(m, "none"): sweep(gold, held, m, "none") for m in measures}
+    measure = max(measures, key=lambda m: total(curves[(m, "none")]))
+    for r in rescues:
+        if r != "none":
+            curves[(measure, r)] = sweep(gold, held, measure, r)
+    rescue = max((r for m, r in curves if m == measure),
+                 key=lambda r: (round(total(curves[(measure, r)]), 4), r == "none"))
+    return Cutoffs(measure, picks(curves[(measure, rescue)]), rescue), curves
+
+
+def fold_runs(run_dir: Path, k: int) -> list[str]:
+    """How each fold model was trained (from its stages' train.json)."""
+    out = []
+    for i in range(k):
+        stages = []
+        for stage in ("stage1", "stage2"):
+            path = run_dir / f"fold{i}" / stage / "train.json"
+            if path.is_file():
+                a = json.loads(path.read_text(encoding="utf-8"))["args"]
+                stages.append(f"{stage}: {a['epochs']} epoch(s), scirex {a['scirex_abstracts']}, "
+                              f"body tokens {a['body_tokens']}, threads {a['threads']}")
+        out.append(f"fold {i}/{k}: " + "; ".join(stages))
+    return out
+
+
+def main(argv=None) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--run-dir", required=True, type=Path)
+    ap.add_argument("--folds", type=int, default=3)
+    ap.add_argument("--measures", default=",".join(MEASURES))
+    ap.add_argument("--rescues", default=",".join(RESCUES))
+    ap.add_argument("--limit", type=int, default=None, help="papers per corpus and fold (a check)")
+    ap.add_argument("--wait", action="store_true", help="wait for the fold runs to finish")
+    ap.add_argument("--errors", type=Path, default=None,
+                    help="also write the error analysis (graph.tagger.oof_errors) here")
+    ap.add_argument("--write", action="store_true", help=f"write the chosen cutoffs to {PATH}")
+    args = ap.parse_args(argv)
+    gold, held = parse(args.folds, args.limit)
+    held = tag(args.run_dir, held, args.folds, args.wait)
+    chosen, curves = choose(gold, held, args.measures.split(","), args.rescues.split(","))
+    record = {
+        "cutoffs": chosen.to_dict(),
+        "command": "python -m graph.tagger.thresholds " + " ".join(argv or sys.argv[1:]),
+        "chosen_on": "out-of-fold predictions on SciERC train and the SciREX train split "
+                     f"({len(held)} abstracts, folds "
+                     f"{sorted({h.fold for h in held})} of {args.folds}; graph.tagger.cv)",
+        "fold_runs": fold_runs(args.run_dir, args.folds),
+        "objective": "per type, the best F1 averaged over the two corpora (P/R/F1 below)",
+        "out_of_fold": {"none": figures(gold, held, Cutoffs(chosen.measure)),
+                        "chosen": figures(gold, held, chosen)},
+        "curves": {f"{m}/{r}": {str(t): c for t, c in curve.items()}
+                   for (m, r), curve in curves.items()},
+    }
+    text = json.dumps(record, indent=1, sort_keys=True) + "\n"
+    if args.write:
+        PATH.write_text(text, encoding="utf-8")
+    sys.stdout.write(text)
+    if args.errors:
+        from graph.tagger.oof_errors import analyse  # local: oof_errors imports this module
+
+        args.errors.write_text("## every tagged span\n\n" + analyse(held, Cutoffs()) +
+                               "\n## kept by the chosen cutoffs\n\n" + analyse(held, chosen),
+                               encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
