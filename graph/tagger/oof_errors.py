@@ -20,6 +20,7 @@ from graph.extractors.mentions import function_words
 from graph.generic import is_generic_mention
 from graph.model import Mention
 from graph.tagger import cutoffs as cutoff_file
+from graph.tagger.heldout import parse, tag
 from graph.tagger.runtime import Span
 
 #: tagged-span outcomes, in the order of the report
@@ -112,9 +113,6 @@ def analyse(held, cut: cutoff_file.Cutoffs, examples: int = 4, seed: int = 7) ->
 
 
 def main(argv=None) -> int:
-    # local: graph.tagger.thresholds imports this module (analyse), a cycle at import time
-    from graph.tagger.thresholds import parse, tag
-
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--run-dir", required=True, type=Path)
     ap.add_argument("--folds", type=int, default=3)

@@ -17,102 +17,19 @@ import argparse
 import json
 import logging
 import sys
-import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from graph.eval.gold import load_gold
 from graph.eval.scoring import score
-from graph.model import Paper, PaperExtraction
-from graph.paths import ROOT
+from graph.model import PaperExtraction
 from graph.tagger.cutoffs import PATH, RESCUES, Cutoffs
-from graph.tagger.folds import fold_of
-from graph.tagger.runtime import MEASURES, Span
+from graph.tagger.heldout import GOLD, Held, parse, tag
+from graph.tagger.oof_errors import analyse
+from graph.tagger.runtime import MEASURES
 
 log = logging.getLogger("paperkg.tagger.thresholds")
-GOLD = {"scierc": ROOT / "tests" / "gold" / "scierc-train.json",
-        "scirex": ROOT / "tests" / "gold" / "scirex-train.json"}
 #: the types whose spans mentions.v2 takes from the tagger (metrics come from the rules)
 TUNED = ("method", "dataset", "task")
 GRID = (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
-
-
-def doc_id(corpus: str, paper_id: str) -> str:
-    """The id graph.tagger.folds assigns a fold by (SciERC gold ids carry a corpus prefix)."""
-    prefix = corpus + ":"
-    return paper_id[len(prefix):] if paper_id.startswith(prefix) else paper_id
-
-
-@dataclass
-class Held:
-    """One held-out gold abstract, parsed once: what a setting of the cutoffs recombines."""
-
-    corpus: str
-    fold: int
-    gold: Any
-    paper: Paper
-    doc: Any
-    view: Any
-    spans: list[Span]
-    cands: tuple
-    others: list
-
-
-def parse(k: int, limit: int | None = None) -> tuple[dict[str, list], list[Held]]:
-    """Gold papers per corpus, and each one parsed with its rule candidates and the other
-    default extractors' mentions (its tagged spans come with `tag`)."""
-    # deferred: spaCy and the extractors load only when gold papers are parsed
-    from graph import extractors as registry
-    from graph import nlp as nlp_loader
-    from graph.extractors import candidates as rules
-    from graph.nlp import text_clean
-
-    nlp = nlp_loader.load()
-    others = [registry.get(n) for n in registry.DEFAULT_EXTRACTORS if n != "mentions.v2"]
-    gold, held = {}, []
-    for corpus, path in GOLD.items():
-        papers = load_gold(path)
-        if limit is not None:
-            papers = [g for i in range(k) for g in papers
-                      if fold_of(doc_id(corpus, g.id), k) == i][:limit * k]
-        gold[corpus] = papers
-        views = [text_clean.extraction_view(g.abstract) for g in papers]
-        for g, view, doc in zip(papers, views, nlp.pipe(v.text for v in views), strict=True):
-            found = [m for fn in others for m in fn(doc)]
-            held.append(Held(corpus, fold_of(doc_id(corpus, g.id), k), g,
-                             Paper(key=g.id, abstract=g.abstract, title=g.title, id=g.id),
-                             doc, view, [], rules.candidates(doc), found))
-    return gold, held
-
-
-def tag(run_dir: Path, held: list[Held], k: int, wait: bool = False) -> list[Held]:
-    """Tag each paper with the model of the fold that held it out; with `wait`, wait for the
-    fold models still training. Papers of folds without a model are left out. The spans, with
-    both confidences, are saved to run_dir/oof_spans.jsonl."""
-    from graph.tagger import runtime  # deferred: onnxruntime
-
-    out = []
-    for i in range(k):
-        model = run_dir / f"fold{i}" / "model"
-        done = run_dir / f"fold{i}" / "cv.json"
-        while wait and not done.is_file():
-            time.sleep(30)
-        if not (model / "tagger.onnx").is_file():
-            log.warning("fold %d has no model: its papers are left out", i)
-            continue
-        tagger = runtime.Tagger(model / "tagger.onnx", model / "tagger.tokenizer.json", 1)
-        for h in held:
-            if h.fold == i:
-                h.spans = tagger.tag(h.doc.text)
-                out.append(h)
-        log.info("fold %d tagged", i)
-    with open(run_dir / "oof_spans.jsonl", "w", encoding="utf-8") as fh:
-        for h in out:
-            fh.write(json.dumps({"corpus": h.corpus, "id": h.paper.id, "fold": h.fold, "spans": [
-                [s.start, s.end, s.type, round(s.confidence, 4), round(s.floor, 4)]
-                for s in h.spans]}) + "\n")
-    return out
 
 
 def extractions(held: list[Held], cutoffs: Cutoffs) -> dict[str, list[PaperExtraction]]:
@@ -234,8 +151,6 @@ def main(argv=None) -> int:
         PATH.write_text(text, encoding="utf-8")
     sys.stdout.write(text)
     if args.errors:
-        from graph.tagger.oof_errors import analyse  # local: oof_errors imports this module
-
         args.errors.write_text("## every tagged span\n\n" + analyse(held, Cutoffs()) +
                                "\n## kept by the chosen cutoffs\n\n" + analyse(held, chosen),
                                encoding="utf-8")
