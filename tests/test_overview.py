@@ -10,8 +10,8 @@ import networkx as nx
 import pyoxigraph
 import pytest
 
-from graph.network import overview
 from graph.store import open_store
+from graph.viz import overview
 from graph.vocab import DEFAULT_BASE
 
 ID = DEFAULT_BASE

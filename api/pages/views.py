@@ -7,7 +7,7 @@ from typing import Any
 from flask import abort, current_app, request, url_for
 
 from graph import viz
-from graph.network import overview
+from graph.viz import overview
 
 from .common import PAGE_TYPES, base, bp, store
 

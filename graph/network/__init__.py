@@ -11,11 +11,10 @@
 - `projection`: the whole graph as a networkx DiGraph, cached per store generation, for what
   needs all of it at once (GraphML export), and the in-memory reference the store's answers
   are tested against.
-- `overview`: the drawing of the whole graph's shared entities; `stats`: `paperkg stats`.
+- `stats`: `paperkg stats`. (The drawing of the whole graph's shared entities is
+  `graph.viz.overview`.)
 
-The names below are the package's public ones; `overview` is imported as a module
-(`from graph.network import overview`) because it draws with `graph.viz`, which reads the
-graph questions from here.
+The names below are the package's public ones.
 """
 
 from graph.network.index_graph import IndexGraph

@@ -17,8 +17,11 @@ from typing import Any
 import networkx as nx
 from pyvis.network import Network
 
-from graph import viz
 from graph.store import Store, solutions
+from graph.viz.data import DEFAULT_CAP, node_ref, shorten, view_options
+from graph.viz.data import tooltip as node_tooltip
+from graph.viz.page import render_view
+from graph.viz.styles import NODE_STYLES, OTHER_STYLE
 from graph.vocab import CLASSES, CONCEPT_TYPES, DEFAULT_BASE, LINKS, PKG
 
 #: Classes the overview draws (local names under pkg:), with their type names.
@@ -52,7 +55,7 @@ class Overview:
     communities: list[Community] = field(default_factory=list)
     papers_total: int = 0
     entities_total: int = 0
-    cap: int = viz.DEFAULT_CAP
+    cap: int = DEFAULT_CAP
 
     @property
     def papers_shown(self) -> int:
@@ -98,7 +101,7 @@ def _count(store: Store, query: str) -> int:
     return int(rows[0].get("n", 0)) if rows else 0
 
 
-def overview(store: Store, *, cap: int = viz.DEFAULT_CAP, base: str = DEFAULT_BASE,
+def overview(store: Store, *, cap: int = DEFAULT_CAP, base: str = DEFAULT_BASE,
              seed: int = SEED) -> Overview:
     """The overview of the graph in `store`, at most `cap` nodes, with its communities."""
     if cap < MIN_CAP:
@@ -239,17 +242,17 @@ def view_data(found: Overview, *, link_base: str | None = "/id",
     positions = layout(graph)
     names = {c.number - 1: c.name for c in found.communities}
     for item, attrs in sorted(graph.nodes(data=True), key=lambda kv: kv[0]):
-        type_, slug = viz.node_ref(item, attrs, base)
+        type_, slug = node_ref(item, attrs, base)
         label = str(attrs["label"])
         community = attrs.get("community", -1)
         url = f"{link_base}/{type_}/{slug}" if link_base is not None else str(item)
-        tooltip = viz.tooltip(type_, attrs, label)
+        tooltip = node_tooltip(type_, attrs, label)
         if community in names:
             tooltip += f"\nGroup {community + 1}: {names[community]}"
         paper = type_ == "paper"
         net.add_node(
-            f"{type_}/{slug}", label=viz.shorten(label, 28 if paper else 32), title=tooltip,
-            shape=viz.NODE_STYLES.get(type_, viz.OTHER_STYLE)[2],
+            f"{type_}/{slug}", label=shorten(label, 28 if paper else 32), title=tooltip,
+            shape=NODE_STYLES.get(type_, OTHER_STYLE)[2],
             value=1 if paper else max(int(attrs.get("support") or 1), 1),
             group=f"c{community + 1}", url=url,
             font={"size": PAPER_FONT if paper else ENTITY_FONT,
@@ -259,9 +262,9 @@ def view_data(found: Overview, *, link_base: str | None = "/id",
         net.nodes[-1]["x"], net.nodes[-1]["y"] = positions[item]
         net.nodes[-1]["type"] = type_
     for u, v in sorted(graph.edges(), key=lambda e: tuple(sorted(map(str, e)))):
-        ends = [viz.node_ref(n, graph.nodes[n], base) for n in (u, v)]
+        ends = [node_ref(n, graph.nodes[n], base) for n in (u, v)]
         net.add_edge(*(f"{t}/{s}" for t, s in ends))
-    options = viz.view_options(len(net.nodes))
+    options = view_options(len(net.nodes))
     options["edges"]["arrows"] = {"to": {"enabled": False}}
     options["edges"]["color"] = {"color": "#c8c8c8", "highlight": "#333333"}
     options["nodes"]["scaling"] = {"min": 10, "max": 34, "label": {"enabled": False}}
@@ -294,5 +297,5 @@ def overview_html(found: Overview, *, title: str = "Overview", static_url: str =
     data = view_data(found, link_base=link_base, base=base)
     groups = [(c.colour, f"{c.name} ({c.papers} paper{'s' if c.papers != 1 else ''})")
               for c in found.communities]
-    return viz.render_view(data, title=title, static_url=static_url, inline_lib=inline_lib,
+    return render_view(data, title=title, static_url=static_url, inline_lib=inline_lib,
                            embed=embed, notice=notice(found), groups=groups)
