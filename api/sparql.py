@@ -32,6 +32,7 @@ from api.query import (
 )
 from graph.errors import QueryError, StoreError
 from graph.sparqltext import with_prefixes
+from graph.store import solutions
 
 bp = Blueprint("sparql", __name__)
 
@@ -236,7 +237,7 @@ def _ui_url() -> str | None:
 
 
 def _count_rows(sparql: str) -> list[tuple[str, int]]:
-    rows = services().store.query(sparql)
+    rows = solutions(services().store, sparql)
     return [(row[0].value, int(row[1].value)) for row in rows]
 
 
@@ -245,7 +246,7 @@ def void_statistics() -> dict[str, Any]:
 
     def compute() -> dict[str, Any]:
         store = services().store
-        total = next(iter(store.query("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }")))
+        total = next(iter(solutions(store, "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }")))
         return {
             "triples": int(total[0].value),
             "classes": _count_rows(
