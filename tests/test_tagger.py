@@ -206,6 +206,17 @@ def test_stray_edges_are_trimmed_and_a_span_naming_nothing_is_dropped():
     ]
 
 
+def test_joining_words_at_a_span_edge_are_trimmed():
+    text = ("We parse the Fooz Treebank and the Quux corpus, Acme's Wordbook and the detection "
+            "of a widget, and or.")
+    assert _tidied(text, "Fooz Treebank and", "s Wordbook", "detection of a", "and or") == [
+        "Fooz Treebank", "Wordbook", "detection",
+    ]
+    # a capital is no joining word, nor is a word inside the name
+    text = "Model A and Bag of Words"
+    assert _tidied(text, "Model A", "Bag of Words") == ["Model A", "Bag of Words"]
+
+
 def test_a_tagged_span_of_function_words_is_no_mention():
     text = "the segmentation of the images"
     spans = [Span(0, 16, "task", 0.9), Span(17, 19, "task", 0.6), Span(17, 23, "task", 0.6)]

@@ -159,6 +159,9 @@ _DASHES = "-\u2010\u2011\u2012\u2013\u2014"
 #: characters a name never starts or ends with
 _EDGE = _DASHES + " ,;:./'\"\u201c\u201d\u2018\u2019"
 _STOP_AFTER = ",;:)]}!?\"\u201d\u2019"
+#: words that join or introduce a name but never end one: a span the model ran on into the
+#: next phrase ("parsing and", "Penn Treebank and", "automatic detection of") loses them
+_JOINING = frozenset("a an the and or nor of in on for to with by from as at via".split())
 
 
 def _word_start(text: str, i: int) -> int:
@@ -176,14 +179,35 @@ def _word_end(text: str, i: int) -> int:
     return i
 
 
+def _without_joining_words(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span without joining words at its end, nor the "s" of a possessive or a conjunction
+    at its start ("s Book" of "Google's Book", "and WSJ")."""
+    while True:
+        name = text[start:end]
+        cut = name.rstrip(_EDGE)
+        last = cut.rsplit(None, 1)
+        if len(last) == 2 and last[1] in _JOINING:
+            end = start + len(last[0].rstrip(_EDGE))
+            continue
+        first = name.split(None, 1)
+        if len(first) < 2:
+            return start, end
+        possessive = first[0] == "s" and start >= 1 and text[start - 1] in "'\u2019"
+        if possessive or first[0] in ("and", "or", "of"):
+            start = end - len(first[1])
+            continue
+        return start, end
+
+
 def tidy(text: str, spans: list[Span]) -> list[Span]:
     """Spans with whole hyphenated words and clean edges; spans that name nothing dropped.
 
     The wordpiece pre-tokenizer splits "IMO-ProofBench" into three words, so the model can tag
     "-ProofBench" or "JiT-": a span that starts or ends on a dash inside a word grows to the
-    whole word. Dashes, commas and stray brackets at either edge are then trimmed, a bracket
-    left open before a closing one takes it in, and a span without a letter or with fewer than
-    two letters and digits ("-", "16", "5-") is no mention.
+    whole word. Dashes, commas and stray brackets at either edge are then trimmed, and so are
+    joining words the model ran on into ("Penn Treebank and"); a bracket left open before a
+    closing one takes it in, and a span without a letter, with fewer than two letters and
+    digits ("-", "16", "5-") or of one joining word is no mention.
     """
     out: list[Span] = []
     for s in spans:
@@ -196,11 +220,13 @@ def tidy(text: str, spans: list[Span]) -> list[Span]:
             start += 1
         while start < end and (text[end - 1] in _EDGE or text[end - 1] in "([{"):
             end -= 1
+        start, end = _without_joining_words(text, start, end)
         name = text[start:end]
         if name.count("(") > name.count(")") and end < len(text) and text[end] == ")":
             end += 1
             name = text[start:end]
-        if sum(c.isalnum() for c in name) < 2 or not any(c.isalpha() for c in name):
+        if (sum(c.isalnum() for c in name) < 2 or not any(c.isalpha() for c in name)
+                or name in _JOINING):
             continue
         if out and start < out[-1].end:
             continue
