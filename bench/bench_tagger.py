@@ -25,7 +25,7 @@ from gen_corpus import Generator  # noqa: E402
 
 from graph import nlp as nlp_loader  # noqa: E402
 from graph.extractors import candidates, mentions  # noqa: E402
-from graph.tagger import runtime  # noqa: E402
+from graph.nlp import tagging  # noqa: E402
 
 
 def _clock(fn) -> float:
@@ -45,7 +45,7 @@ def main(argv=None) -> int:
     gen = Generator(args.seed)
     texts = [str(gen.paper(i)["abstract"]) for i in range(args.papers)]
     nlp = nlp_loader.load()
-    tagger = runtime.configure(threads=args.threads)
+    tagger = tagging.configure(threads=args.threads)
     list(nlp.pipe(texts[:5]))
     tagger.tag(texts[0])
 
@@ -56,7 +56,7 @@ def main(argv=None) -> int:
     for d in docs:
         d.user_data.clear()
     both = _clock(lambda: [mentions.extract(d) for d in docs])
-    pieces = sum(len(runtime.pieces(tagger.tokenizer, t).ids) for t in texts)
+    pieces = sum(len(tagging.pieces(tagger.tokenizer, t).ids) for t in texts)
     n = len(texts)
     sys.stdout.write(
         f"{n} abstracts, {pieces / n:.0f} wordpieces each, tagger threads {args.threads}\n"

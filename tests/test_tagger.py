@@ -10,21 +10,21 @@ import pytest
 from graph import extractors as registry
 from graph.extractors import mentions
 from graph.extractors.candidates import Candidate
-from graph.tagger import runtime
+from graph.nlp import tagging
+from graph.nlp.tagging import LABELS, Span, decode, owner_of, pieces, windows
 from graph.tagger.data import scierc_docs, scirex_docs
-from graph.tagger.runtime import LABELS, Span, decode, owner_of, pieces, windows
 
 TEXT = "We train Llama-2-7B (a decoder) on WikiText-103 for summarisation."
 
 
 @pytest.fixture(scope="module")
 def tokenizer():
-    return runtime.load_tokenizer()
+    return tagging.load_tokenizer()
 
 
 @pytest.fixture(scope="module")
 def tagger():
-    return runtime.Tagger(threads=1)
+    return tagging.Tagger(threads=1)
 
 
 def one_hot(n: int, tags: dict[int, str]) -> np.ndarray:
@@ -86,13 +86,13 @@ def test_shipped_model_loads_and_tags(tagger):
     spans = tagger.tag(TEXT)
     assert spans, "the model finds nothing in an abstract full of names"
     for s in spans:
-        assert s.type in runtime.TYPES and 0 <= s.start < s.end <= len(TEXT)
+        assert s.type in tagging.TYPES and 0 <= s.start < s.end <= len(TEXT)
         assert 0.0 < s.confidence <= 1.0
         assert TEXT[s.start] != " " and TEXT[s.end - 1] != " "
 
 
 def test_tags_are_identical_across_runs_and_sessions(tagger):
-    again = runtime.Tagger(threads=1)
+    again = tagging.Tagger(threads=1)
     assert tagger.tag(TEXT) == tagger.tag(TEXT) == again.tag(TEXT)
     p = pieces(tagger.tokenizer, TEXT)
     assert tagger.probabilities(p).tobytes() == again.probabilities(p).tobytes()
@@ -101,13 +101,13 @@ def test_tags_are_identical_across_runs_and_sessions(tagger):
 def test_long_abstract_is_tagged_window_by_window(tagger):
     long_text = " ".join([TEXT] * 20)
     p = pieces(tagger.tokenizer, long_text)
-    assert len(p.ids) > 2 * runtime.WINDOW
+    assert len(p.ids) > 2 * tagging.WINDOW
     probs = tagger.probabilities(p)
     assert probs.shape == (len(p.ids), len(LABELS))
     assert np.allclose(probs.sum(-1), 1.0, atol=1e-4)
     # the positions the first window owns carry exactly what that window alone gives
-    first = runtime.Pieces(p.ids[: runtime.WINDOW], p.offsets[: runtime.WINDOW],
-                           p.words[: runtime.WINDOW])
+    first = tagging.Pieces(p.ids[: tagging.WINDOW], p.offsets[: tagging.WINDOW],
+                           p.words[: tagging.WINDOW])
     alone = tagger.probabilities(first)
     owned = [i for i, w in enumerate(owner_of(len(p.ids), windows(len(p.ids)))) if w == 0]
     assert np.array_equal(probs[owned], alone[owned])
@@ -183,7 +183,7 @@ def test_scirex_train_reader_never_returns_dev_papers(tmp_path):
 
 
 def _tidied(text: str, *names: str) -> list[str]:
-    from graph.tagger.runtime import Span, tidy
+    from graph.nlp.tagging import Span, tidy
 
     spans = []
     for name in names:

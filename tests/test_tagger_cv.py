@@ -12,12 +12,12 @@ from graph.errors import InputError
 from graph.eval.splits import SCIREX_DEV_SHARE, is_dev
 from graph.extractors import mentions
 from graph.extractors.candidates import Candidate
-from graph.tagger import cutoffs as cutoff_file
-from graph.tagger.cutoffs import Cutoffs
+from graph.nlp import tagging_cutoffs as cutoff_file
+from graph.nlp.tagging import LABELS, Pieces, Span, decode
+from graph.nlp.tagging_cutoffs import Cutoffs
 from graph.tagger.cv import held_out
 from graph.tagger.data import select_examples
 from graph.tagger.folds import fold_of, parse_fold
-from graph.tagger.runtime import LABELS, Pieces, Span, decode
 
 
 def test_fold_of_is_fixed_by_the_id_alone():

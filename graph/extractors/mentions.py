@@ -2,7 +2,7 @@
 tagger (graph.tagger), with what the rules know added where they still help.
 
 The tagger finds and types method, dataset and task spans; a span under its type's confidence
-cutoff (graph.tagger.cutoffs, chosen on cross-validated train predictions) is dropped unless a
+cutoff (graph.nlp.tagging_cutoffs, chosen on cross-validated train predictions) is dropped unless a
 rule candidate has exactly its edges. The rule candidates
 (graph.extractors.candidates) then give, for a span they also found, the preferred label and
 acronym aliases, and for a span they overlap, the proposed-name flag and the model-vs-method
@@ -18,8 +18,8 @@ from spacy.tokens import Doc
 
 from graph.extractors import candidates as rules
 from graph.model import Mention
-from graph.tagger import cutoffs as cutoff_file
-from graph.tagger import runtime
+from graph.nlp import tagging
+from graph.nlp import tagging_cutoffs as cutoff_file
 
 NAME = "mentions.v2"
 #: rule candidates kept beside the tagger's spans: found by these generators only
@@ -31,11 +31,11 @@ RULE_TYPES: frozenset[str] = frozenset({"metric"})
 UNION_TYPES: frozenset[str] = frozenset()
 
 
-def tagged(doc: Doc) -> list[runtime.Span]:
+def tagged(doc: Doc) -> list[tagging.Span]:
     """The tagger's spans over the doc's text, computed once per Doc."""
     cached = doc.user_data.get(CACHE_KEY)
     if cached is None:
-        cached = runtime.shared().tag(doc.text)
+        cached = tagging.shared().tag(doc.text)
         doc.user_data[CACHE_KEY] = cached
     return cached
 
@@ -52,7 +52,7 @@ def _overlaps(a_start: int, a_end: int, b_start: int, b_end: int) -> bool:
 
 def combine(
     text: str,
-    spans: list[runtime.Span],
+    spans: list[tagging.Span],
     cands: tuple[rules.Candidate, ...],
     *,
     union: bool = True,

@@ -1,5 +1,7 @@
 """The NLP stage: an abstract's text as extraction reads it (text_clean) and the spaCy pipeline
-that parses it (loader, whose attribute rules are matched through attribute_rules' index).
+that parses it (loader, whose attribute rules are matched through attribute_rules' index), and
+the learned mention tagger run on the same text (tagging, with the confidence cutoffs of
+tagging_cutoffs; graph.tagger trains it).
 
 `load` and the loader's other names are importable from here as before.
 """

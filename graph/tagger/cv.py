@@ -6,7 +6,7 @@ error analysis (torch; the `train` extra).
 Each fold i of K (graph.tagger.folds, over SciERC train documents and SciREX train-split papers)
 is held out in turn: a model is trained on the other folds with the shipped recipe (both stages
 of graph.tagger.train), exported and quantised as the shipped model is, and run by
-graph.tagger.runtime over the held-out documents as `paperkg eval` reads them (a SciERC
+graph.nlp.tagging over the held-out documents as `paperkg eval` reads them (a SciERC
 abstract's sentences joined; a SciREX paper's title and abstract). What is saved per fold,
 DIR/fold{i}/oof.jsonl (one held-out document a line: corpus, id, text, gold spans, neutral
 names) and DIR/fold{i}/oof.npz (per document, the label probabilities of every wordpiece), is
@@ -54,7 +54,7 @@ def held_out(i: int, k: int, scierc: Path, scirex: Path) -> list[dict]:
 def predict(model_dir: Path, docs: list[dict], threads: int) -> dict[str, np.ndarray]:
     """Per document ("corpus:id"), the wordpiece label probabilities of the exported model."""
     # deferred: onnxruntime loads only when a fold model tags
-    from graph.tagger.runtime import Tagger, pieces
+    from graph.nlp.tagging import Tagger, pieces
 
     tagger = Tagger(model_dir / "tagger.onnx", model_dir / "tagger.tokenizer.json", threads)
     return {f"{d['corpus']}:{d['id']}": tagger.probabilities(pieces(tagger.tokenizer, d["text"]))

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import torch
 
+from graph.nlp.tagging import LABELS, load_tokenizer
 from graph.paths import DATA_DIR
 from graph.tagger.encoder import Tagger
-from graph.tagger.runtime import LABELS, load_tokenizer
 
 
 class _Inference(torch.nn.Module):

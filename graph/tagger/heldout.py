@@ -14,9 +14,9 @@ from typing import Any
 
 from graph.eval.gold import load_gold
 from graph.model import Paper
+from graph.nlp.tagging import Span
 from graph.paths import ROOT
 from graph.tagger.folds import fold_of
-from graph.tagger.runtime import Span
 
 log = logging.getLogger("paperkg.tagger.heldout")
 GOLD = {"scierc": ROOT / "tests" / "gold" / "scierc-train.json",
@@ -75,7 +75,7 @@ def tag(run_dir: Path, held: list[Held], k: int, wait: bool = False) -> list[Hel
     """Tag each paper with the model of the fold that held it out; with `wait`, wait for the
     fold models still training. Papers of folds without a model are left out. The spans, with
     both confidences, are saved to run_dir/oof_spans.jsonl."""
-    from graph.tagger import runtime  # deferred: onnxruntime
+    from graph.nlp import tagging  # deferred: onnxruntime
 
     out = []
     for i in range(k):
@@ -86,7 +86,7 @@ def tag(run_dir: Path, held: list[Held], k: int, wait: bool = False) -> list[Hel
         if not (model / "tagger.onnx").is_file():
             log.warning("fold %d has no model: its papers are left out", i)
             continue
-        tagger = runtime.Tagger(model / "tagger.onnx", model / "tagger.tokenizer.json", 1)
+        tagger = tagging.Tagger(model / "tagger.onnx", model / "tagger.tokenizer.json", 1)
         for h in held:
             if h.fold == i:
                 h.spans = tagger.tag(h.doc.text)

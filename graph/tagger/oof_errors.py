@@ -19,9 +19,9 @@ from pathlib import Path
 from graph.extractors.mentions import function_words
 from graph.generic import is_generic_mention
 from graph.model import Mention
-from graph.tagger import cutoffs as cutoff_file
+from graph.nlp import tagging_cutoffs as cutoff_file
+from graph.nlp.tagging import Span
 from graph.tagger.heldout import parse, tag
-from graph.tagger.runtime import Span
 
 #: tagged-span outcomes, in the order of the report
 OUTCOMES = ("exact", "boundary", "type", "boundary+type", "neutral", "generic", "unannotated")

@@ -58,10 +58,10 @@ def predict(texts: list[str], system: str) -> list[list[tuple[str, str]]]:
     # deferred: spaCy and onnxruntime load only when a system is scored
     from graph import nlp as nlp_loader
     from graph.extractors import candidates, mentions
-    from graph.tagger import runtime
+    from graph.nlp import tagging
 
     if system == "tagger":
-        tagger = runtime.shared()
+        tagger = tagging.shared()
         return [[(s.type, t[s.start : s.end]) for s in tagger.tag(t)] for t in texts]
     out = []
     for doc in nlp_loader.load().pipe(texts):
@@ -118,13 +118,13 @@ def main(argv=None) -> int:
     ap.add_argument("--model", type=Path, help="an ONNX tagger other than the shipped one")
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args(argv)
-    from graph.tagger import runtime  # deferred: onnxruntime, after the arguments are read
+    from graph.nlp import tagging  # deferred: onnxruntime, after the arguments are read
 
     if args.system != "rules":
         opts = {"threads": args.threads}
         if args.model:
             opts["model_path"] = args.model
-        runtime.configure(**opts)
+        tagging.configure(**opts)
     result = score(args.corpus, args.system)
     for t, m in result.items():
         line = (f"{args.corpus}\t{args.system}\t{t}\t"

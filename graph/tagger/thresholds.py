@@ -21,10 +21,10 @@ from pathlib import Path
 
 from graph.eval.scoring import score
 from graph.model import PaperExtraction
-from graph.tagger.cutoffs import PATH, RESCUES, Cutoffs
+from graph.nlp.tagging import MEASURES
+from graph.nlp.tagging_cutoffs import PATH, RESCUES, Cutoffs
 from graph.tagger.heldout import GOLD, Held, parse, tag
 from graph.tagger.oof_errors import analyse
-from graph.tagger.runtime import MEASURES
 
 log = logging.getLogger("paperkg.tagger.thresholds")
 #: the types whose spans mentions.v2 takes from the tagger (metrics come from the rules)

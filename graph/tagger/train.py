@@ -22,10 +22,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from graph.nlp.tagging import LABELS, WINDOW, load_tokenizer, pieces, windows
 from graph.tagger.data import SHARED, Example, select_examples
 from graph.tagger.encoder import Tagger, read_safetensors
 from graph.tagger.folds import parse_fold
-from graph.tagger.runtime import LABELS, WINDOW, load_tokenizer, pieces, windows
 
 log = logging.getLogger("paperkg.tagger.train")
 _LABEL_ID = {label: i for i, label in enumerate(LABELS)}

@@ -15,8 +15,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from graph.errors import InputError
+from graph.nlp.tagging import MEASURES, TYPES, Span
 from graph.paths import DATA_DIR
-from graph.tagger.runtime import MEASURES, TYPES, Span
 
 PATH = DATA_DIR / "models" / "tagger.thresholds.json"
 #: none: the cutoff alone decides; same-span: a rule candidate on exactly the span's characters
