@@ -579,6 +579,22 @@ def test_train_command_asks_for_a_gold_file_with_folds(tmp_path):
     assert "--folds: held-out scores need a gold file" in result.output
 
 
+def test_train_command_names_a_missing_scirex_folder_only_when_the_scorer_needs_it(tmp_path):
+    from click.testing import CliRunner
+
+    from graph.cli import cli
+
+    missing = tmp_path / "no-scirex"
+    result = CliRunner().invoke(cli, ["train", "--scirex", str(missing)])
+    assert result.exit_code == 2
+    assert result.output.strip().endswith(f"--scirex: no folder {missing}")
+    # the claim classifier does not read SciREX: its own input is what it checks
+    result = CliRunner().invoke(cli, ["train", "--model", "claims", "--scirex", str(missing),
+                                      "--csabstruct", str(tmp_path), "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert f"--csabstruct: no train.jsonl in {tmp_path}" in result.output
+
+
 def test_a_model_name_is_a_model_whichever_weak_type_the_scorer_prefers(nlp):
     # a scorer that puts every span down as "none", with "dataset" the likeliest entity type
     # and "method" below it: a sized model name is kept, as a model

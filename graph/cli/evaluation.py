@@ -98,7 +98,8 @@ def eval_cmd(gold: str | None, corpora: tuple[str, ...], all_corpora: bool, spli
 @click.option("--abstracts", default="../shared/data/paperlists/abstracts.jsonl.gz",
               show_default=True, help="The paper lists the areas classifier learns from.")
 @click.option("--scirex", "scirex_dir", default="../shared/data/scirex", show_default=True,
-              type=click.Path(exists=True, file_okay=False))
+              type=click.Path(file_okay=False),
+              help="SciREX's folder (the mention scorer only; checked when it is trained).")
 @click.option("--abstract-weight", default=0, show_default=True, type=click.IntRange(min=0),
               help="Also train on each paper's abstract, counted this many times.")
 @click.option("--gold", default=None, type=click.Path(exists=True, dir_okay=False),
@@ -141,6 +142,8 @@ def train(which: str, out_dir: str | None, run_dir: str, csabstruct_dir: str, co
 
     if folds > 1 and gold is None:
         raise UserError("--folds: held-out scores need a gold file (--gold FILE)")
+    if not Path(scirex_dir).is_dir():
+        raise UserError(f"--scirex: no folder {scirex_dir}")
     options: dict[str, Any] = {} if max_body_tokens is None else {
         "max_body_tokens": max_body_tokens}
     click.echo(run_train(out_dir, scirex_dir=scirex_dir, abstract_weight=abstract_weight,
