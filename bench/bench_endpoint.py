@@ -14,7 +14,9 @@ A third server shows the floor of the stack: a Flask app that answers every requ
 fixed `ASK` result, under gunicorn with the same worker settings as `api.serve` (no store, no
 query worker, no limits). What paperkg spends above it is its own; what the floor spends above
 Oxigraph's server is Python's HTTP stack. A fourth, "worker", is paperkg with
-`cheap_query_ms=0`: every query handed to a query worker process, as before that setting.
+`cheap_query_ms=0`: every query handed to a query worker process, as before that setting. A
+fifth, "wsgi", is the floor's fixed answer from a bare WSGI function under the same gunicorn
+settings: the floor less Flask, what gunicorn alone costs.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import sys
 import tempfile
 import time
 import urllib.parse
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -105,14 +108,21 @@ def _make_floor() -> object:
 _FLOOR = _make_floor() if __name__ != "__main__" else None
 
 
-def start_floor() -> Endpoint:
+def bare_app(environ: dict, start_response: Callable[..., object]) -> list[bytes]:
+    """The floor less Flask: the fixed answer from a bare WSGI function."""
+    body = b'{"head":{},"boolean":true}'
+    start_response("200 OK", [("Content-Type", ACCEPT), ("Content-Length", str(len(body)))])
+    return [body]
+
+
+def start_floor(name: str = "floor", app: str = "floor_app") -> Endpoint:
     port = _free_port()
     process = subprocess.Popen(
         [str(Path(sys.executable).parent / "gunicorn"), "--bind", f"127.0.0.1:{port}",
          "--worker-class", "gthread", "--threads", "8", "--workers", "1",
-         "--log-level", "warning", "--chdir", str(ROOT / "bench"), "bench_endpoint:floor_app"],
+         "--log-level", "warning", "--chdir", str(ROOT / "bench"), f"bench_endpoint:{app}"],
         cwd=ROOT, stdout=subprocess.DEVNULL)
-    return Endpoint("floor", port, "/sparql", process)
+    return Endpoint(name, port, "/sparql", process)
 
 
 def build_store(papers: int, folder: Path) -> Path:
@@ -157,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         location = build_store(args.papers, folder)
         endpoints = [start_paperkg(location), start_oxigraph(location), start_floor(),
-                     start_paperkg(location, "worker", "cheap_query_ms=0")]
+                     start_paperkg(location, "worker", "cheap_query_ms=0"),
+                     start_floor("wsgi", "bare_app")]
         for endpoint in endpoints:
             endpoint.wait_ready()
         mix = queries(args.papers, n=1)
@@ -165,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
                  "2-hop aggregate": mix["2-hop"][0]}
         print(f"{args.papers} papers; {args.rounds} alternated rounds; medians in ms")
         print(f"{'query':<17} {'connection':<11} {'paperkg':>8} {'oxigraph':>9} {'ratio':>6} "
-              f"{'floor':>6} {'worker':>7}")
+              f"{'floor':>6} {'worker':>7} {'wsgi':>6}")
         worst = 0.0
         for keep_alive in (True, False):
             for label, query in cases.items():
@@ -184,10 +195,11 @@ def main(argv: list[str] | None = None) -> int:
                 kind = "kept-alive" if keep_alive else "new"
                 floor = statistics.median(times["floor"])
                 worker = statistics.median(times["worker"])
+                bare = statistics.median(times["wsgi"])
                 print(f"{label:<17} {kind:<11} {ours:>8.2f} {theirs:>9.2f} {ours / theirs:>6.2f} "
-                      f"{floor:>6.2f} {worker:>7.2f}")
+                      f"{floor:>6.2f} {worker:>7.2f} {bare:>6.2f}")
         print(f"largest ratio: {worst:.2f} (floor: Flask under gunicorn answering a fixed "
-              "result, the same for every query)")
+              "result, the same for every query; wsgi: the same without Flask)")
     finally:
         for endpoint in endpoints:
             endpoint.close()

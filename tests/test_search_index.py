@@ -25,7 +25,7 @@ EXTRA = f"""
 <{BASE}paper/p0000007> <{PKG}usesMethod> <{BASE}method/orphan-graph-net> .
 """
 QUERIES = ["graph", "Graph", "diff", "contrastive graph", "raph", "me", "gr", "method 1",
-           "gkn", "graph kernel", "orphan", "zebra", "learning kernel", "method"]
+           "gkn", "graph kernel", "orphan", "zebra", "learning kernel", "method", "a", "zq", "1"]
 TYPES = [None, ["paper"], ["method"], ["method", "paper"], ["dataset", "task"], ["entity"]]
 
 
