@@ -33,6 +33,7 @@ QUERIES = {
     "two common words": "contrastive graph",
     "word start": "diff",
     "2 letters (scan)": "me",
+    "inner substring": "raph",
     "an entity's name": "method 42",
     "no match": "zebra",
 }

@@ -181,9 +181,9 @@ WHERE {where} ORDER BY support DESC, sortlabel, id LIMIT :limit""", params).fetc
             "q": needle, "word": int(_SEPARATORS.search(needle) is None), "limit": limit,
             "mean": float(mean[0]) if mean and mean[0] else 1.0}
         above = _above(needle)
-        if above is not None:
+        if len(needle) >= 3 and above is not None:
             total, ranked = self._ranked(needle, above, types, params)
-        else:  # no string to bound a range of the titles index by: every node is ranked
+        else:  # too short for trigrams: every node is read (a scan, in SQLite)
             where, extra = self._holding(needle)
             params.update(extra)
             if types:
@@ -195,39 +195,33 @@ WHERE {where} ORDER BY support DESC, sortlabel, id LIMIT :limit""", params).fetc
 
     def _ranked(self, needle: str, above: str, types: Sequence[str] | None,
                 params: dict[str, Any]) -> tuple[int, list[tuple[Any, ...]]]:
-        """(total, the best `limit` rows' rank keys), at a cost that does not grow with the
-        papers matched when `limit` titles start with the query.
+        """(total, the best `limit` rows' rank keys) of a query of 3 characters or more, at a
+        cost that does not grow with the papers matched when `limit` titles start with it.
 
-        Entities (few) are ranked in full, from their own trigram index. Papers are counted
+        Entities (few) are ranked in full from their own trigram index. Papers are counted
         by the trigram indexes alone (every match, no row read), and ranked from the titles
         that start with the query (a range of an index on the titles: those are the "exact"
         and "prefix" kinds, which come before the others) when there are `limit` of them;
-        else, and for papers with aliases, in full as before. A query of one or two
-        characters has no trigram: its entities and its count are read from every row (a
-        scan that tests the names and ranks nothing), its best papers still from the range."""
+        else, and for papers with aliases, in full as before."""
         db = self._db()
         params.update(m='"' + needle.replace('"', '""') + '"', above=above)
         holding = "(instr(folded, :q) > 0 OR instr(afolded, :q) > 0)"
-        short = len(needle) < 3
         kinds = [t for t in types if t != "paper"] if types else None
         rows: list[tuple[Any, ...]] = []
         total = 0
         if kinds is None or kinds:
-            where = ("is_paper = 0" if short else
-                     "rowid IN (SELECT rowid FROM entity_fts WHERE entity_fts MATCH :m)") + \
-                f" AND {holding}" + (f" AND {self._types(kinds, params)}" if kinds else "")
+            where = f"rowid IN (SELECT rowid FROM entity_fts WHERE entity_fts MATCH :m) " \
+                f"AND {holding}" + (f" AND {self._types(kinds, params)}" if kinds else "")
             entities = db.execute(f"{_RANKED} WHERE {where} {_ORDER}", params).fetchall()
             rows.extend(entities)
             total += db.execute(f"SELECT COUNT(*) FROM search WHERE {where}",
                                 params).fetchone()[0] if len(entities) == params["limit"] \
                 else len(entities)
         if not types or "paper" in types:
-            total += db.execute(f"SELECT COUNT(*) FROM search WHERE is_paper = 1 AND {holding}",
-                                params).fetchone()[0] if short else \
-                (db.execute("SELECT COUNT(*) FROM search_fts WHERE search_fts MATCH :m",
-                            params).fetchone()[0]
-                 - db.execute("SELECT COUNT(*) FROM entity_fts WHERE entity_fts MATCH :m",
-                              params).fetchone()[0])
+            total += (db.execute("SELECT COUNT(*) FROM search_fts WHERE search_fts MATCH :m",
+                                 params).fetchone()[0]
+                      - db.execute("SELECT COUNT(*) FROM entity_fts WHERE entity_fts MATCH :m",
+                                   params).fetchone()[0])
             papers = db.execute(f"""SELECT rowid, CASE WHEN folded = :q THEN 0 ELSE 1 END AS kind,
   1 AS is_paper, -({_BM25}) AS rank, folded, id FROM search
 WHERE is_paper AND afolded = '' AND folded >= :q AND folded < :above
@@ -236,10 +230,9 @@ ORDER BY kind, rank, folded, id LIMIT :limit""", params).fetchall()
                 papers += db.execute(f"{_RANKED} WHERE is_paper = 1 AND afolded != '' "
                                      f"AND {holding} {_ORDER}", params).fetchall()
             else:
-                matching = "" if short else \
-                    "rowid IN (SELECT rowid FROM search_fts WHERE search_fts MATCH :m) AND "
-                papers = db.execute(f"{_RANKED} WHERE {matching}is_paper = 1 AND {holding} "
-                                    f"{_ORDER}", params).fetchall()
+                papers = db.execute(f"""{_RANKED} WHERE rowid IN
+  (SELECT rowid FROM search_fts WHERE search_fts MATCH :m) AND is_paper = 1 AND {holding}
+{_ORDER}""", params).fetchall()
             rows.extend(papers)
         rows.sort(key=lambda row: tuple(row[1:]))
         return total, rows[:params["limit"]]
