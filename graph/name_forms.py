@@ -78,6 +78,40 @@ def network_stem(tokens: list[str]) -> list[str]:
     return tokens
 
 
+#: words that say what kind of thing a name is: "BERT model", "COCO dataset", "BLEU score"
+_CLASS_WORDS = frozenset({
+    "model", "network", "net", "architecture", "dataset", "corpus", "corpora", "benchmark",
+    "database", "score", "metric", "measure", "performance", "task",
+})
+_NETWORK_CLASS = frozenset({"model", "network", "net", "architecture"})
+#: a word that is a name by its form: a capital after its first letter ("BERT", "ResNet") or a
+#: digit ("T5", "CIFAR-10"); "Hidden Markov" and "Siamese" are not
+_NAME_WORD = re.compile(r"^.+[A-Z]|\d")
+
+
+def bare_name(name: str) -> str | None:
+    """The name before a closing class word, where those words are a name by their form:
+    "BERT model", "BERT neural network" -> "BERT"; "COCO dataset", "CIFAR-10 data set" ->
+    "COCO", "CIFAR-10"; "BLEU score" -> "BLEU". None when there is no such word or the rest
+    is no name ("recurrent model", "Hidden Markov model", "Siamese network")."""
+    words = name.split()
+    if len(words) < 2:
+        return None
+    last = singular(words[-1].lower())
+    if len(words) >= 3 and words[-2].lower() == "data" and last == "set":
+        cut = len(words) - 2
+    elif last in _CLASS_WORDS:
+        cut = len(words) - 1
+        if last in _NETWORK_CLASS and cut >= 2 and words[cut - 1].lower() == "neural":
+            cut -= 1
+    else:
+        return None
+    rest = words[:cut]
+    if not rest or not any(_NAME_WORD.search(word) for word in rest):
+        return None
+    return " ".join(rest)
+
+
 def is_qualifier(token: str) -> bool:
     """A word that narrows a dataset name to an edition: a year, a language, a version."""
     return bool(_VERSION.match(token)) or token in LANGUAGE_CODES or token in _CODES

@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
 from graph.model import ENTITY_TYPES, Entity, Mention, PaperExtraction, ResolvedCorpus
-from graph.name_forms import form_tokens, is_qualifier, network_stem, singular
+from graph.name_forms import bare_name, form_tokens, is_qualifier, network_stem, singular
 from graph.slug import label_key, slugify
 
 _ACRONYM = re.compile(r"^[A-Za-z0-9][A-Za-z0-9\-+./]{0,11}$")
@@ -40,8 +40,9 @@ def alias_key(name: str) -> str:
 def merge_key(name: str) -> str:
     # Spaces go too: "CIFAR-10" = "CIFAR10" = "cifar 10"; "GraphSAGE" = "Graph SAGE"; and the
     # forms of graph.name_forms: "recurrent models" = "recurrent neural networks",
-    # "ILSVRC-12" = "ILSVRC 2012", "WMT'14 En-De" = "WMT 2014 English-German".
-    return "".join(network_stem(form_tokens(alias_key(name))))
+    # "ILSVRC-12" = "ILSVRC 2012", "WMT'14 En-De" = "WMT 2014 English-German"; a name with a
+    # class word after it is the name: "BERT model" = "BERT", "COCO dataset" = "COCO".
+    return "".join(network_stem(form_tokens(alias_key(bare_name(name) or name))))
 
 
 def _lexicon_pairs() -> list[tuple[str, str]]:
@@ -262,11 +263,13 @@ def resolve(
 
 
 def _choose_label(votes: Counter[str]) -> str:
-    """Most used non-acronym surface; ties go to a singular, the longer, then the smaller string."""
+    """Most used surface that is neither a name with its class word ("BERT model" where
+    "BERT" is there) nor an acronym; ties go to a singular, the longer, then the smaller
+    string."""
 
-    def rank(item: tuple[str, int]) -> tuple[bool, int, bool, int, str]:
+    def rank(item: tuple[str, int]) -> tuple[bool, bool, int, bool, int, str]:
         name, count = item
         plural = alias_key(name) != label_key(name)
-        return (is_acronym(name), -count, plural, -len(name), name)
+        return (bare_name(name) is not None, is_acronym(name), -count, plural, -len(name), name)
 
     return min(votes.items(), key=rank)[0]

@@ -8,7 +8,7 @@ from pyoxigraph import DefaultGraph, NamedNode, Quad
 
 from graph.build.incremental import add_papers, remove_paper
 from graph.model import Mention, Paper, PaperExtraction
-from graph.name_forms import form_tokens, network_stem
+from graph.name_forms import bare_name, form_tokens, network_stem
 from graph.rdf import entity_quads
 from graph.resolve import families, merge_key, resolve
 from graph.slug import slugify
@@ -75,6 +75,32 @@ def test_different_heads_of_different_names_stay_apart():
     assert merge_key("language model") != merge_key("large language model")
     assert merge_key("CIFAR-10") != merge_key("CIFAR-100")
     assert merge_key("graph neural network") == merge_key("graph networks")
+
+
+@pytest.mark.parametrize(("name", "bare"), [
+    ("BERT model", "BERT"), ("BERT neural network", "BERT"), ("GPT-2 models", "GPT-2"),
+    ("COCO dataset", "COCO"), ("CIFAR-10 data set", "CIFAR-10"), ("KITTI benchmark", "KITTI"),
+    ("BLEU score", "BLEU"), ("F1 scores", "F1"), ("NER task", "NER"),
+    ("recurrent model", None), ("Hidden Markov model", None), ("Siamese network", None),
+    ("Penn Treebank dataset", None), ("BERT", None), ("model", None),
+])
+def test_a_name_before_a_class_word_is_the_name_where_its_form_says_name(name, bare):
+    assert bare_name(name) == bare
+
+
+def test_a_name_and_the_name_with_its_class_word_are_one_node_named_without_it():
+    resolved = resolve([
+        _paper("a", ("model", "BERT model"), ("dataset", "COCO dataset")),
+        _paper("b", ("model", "BERT model"), ("dataset", "COCO dataset")),
+        _paper("c", ("model", "BERT"), ("dataset", "COCO"), ("metric", "BLEU score")),
+        _paper("d", ("metric", "BLEU"), ("method", "recurrent model")),
+    ])
+    assert sorted(resolved.entities) == ["dataset/coco", "method/recurrent-model",
+                                         "metric/bleu", "model/bert"]
+    bert = resolved.entities["model/bert"]
+    assert (bert.label, bert.aliases, bert.papers) == ("BERT", {"BERT model"}, {"a", "b", "c"})
+    assert resolved.entities["dataset/coco"].aliases == {"COCO dataset"}
+    assert resolved.entities["metric/bleu"].papers == {"c", "d"}
 
 
 def test_qualified_dataset_stays_whole_and_links_to_its_family():
