@@ -19,7 +19,8 @@ words is written by hand.
 Three more kinds of name are no entity, whatever the table says (costs on train gold: `python
 -m graph.generic_stats --gold tests/gold/scierc-train.json`):
 - the name of a research field: a top concept of data/taxonomy.ttl ("Computer vision"), the
-  acronym of one that the taxonomy lists ("NLP"), or an AAAI track ("Machine Learning II");
+  acronym of one that the taxonomy lists ("NLP", and "NLP tasks", which resolves to it:
+  graph.name_forms.bare_name), or an AAAI track ("Machine Learning II");
   the domains extractor already reads these words as evidence of the paper's area, so the
   paper links to the area, not to a task of that name;
 - a number with a one-letter unit ("3D", "4K", "7B"): it measures something, it names nothing;
@@ -38,7 +39,7 @@ from pathlib import Path
 
 from graph.errors import InputError
 from graph.model import ENTITY_TYPES, Mention
-from graph.name_forms import singular
+from graph.name_forms import bare_name, singular
 from graph.paths import DATA_DIR
 from graph.slug import label_key
 from graph.taxonomy import load as load_taxonomy
@@ -236,6 +237,9 @@ def is_generic(name: str, entity_type: str, table: GenericTable | None = None) -
         return bool(name)
     if phrase_key(name) in field_keys():
         return True
+    bare = bare_name(name)
+    if bare is not None and phrase_key(bare) in field_keys():
+        return True  # "NLP tasks", "NLP model": the field with a class word, one node with it
     if any(ch.isdigit() for ch in name):
         return False
     words = name.split()

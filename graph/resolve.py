@@ -15,6 +15,7 @@ import functools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 
 from graph.model import ENTITY_TYPES, Entity, Mention, PaperExtraction, ResolvedCorpus
 from graph.name_forms import bare_name, form_tokens, is_qualifier, network_stem, singular
@@ -121,29 +122,59 @@ def _names(mention: Mention) -> tuple[str, list[str]]:
     return preferred, [name for name in others if name != preferred]
 
 
+#: an acronym that this many times more papers use than use its long form keeps its common
+#: meaning outside the papers that define it so: one abstract's "Contrastive Context Sharing
+#: (COCO)" does not rename COCO in the 160 others that use it
+OUTVOTED = 10
+
+
 def _acronym_long_forms(
-    extractions: Iterable[PaperExtraction],
-) -> dict[str, set[str]]:
-    """acronym key -> merge keys of the long forms the corpus defines for it."""
+    extractions: Iterable[PaperExtraction], known: Mapping[str, Entity] | None = None,
+) -> tuple[dict[str, set[str]], set[tuple[str, str]]]:
+    """(acronym key -> merge keys of the long forms the corpus defines for it, the (paper,
+    acronym key) pairs of definitions that are outvoted, and ("", key) for each such acronym:
+    OUTVOTED times more papers use the acronym than its long forms, so it means the long form
+    only in the papers that define it).
+    `known` entities (already in a graph) count with their papers."""
     long_forms: dict[str, set[str]] = defaultdict(set)
+    definers: dict[str, set[str]] = defaultdict(set)
+    users: dict[str, set[str]] = defaultdict(set)
+    for entity in (known or {}).values():
+        users[merge_key(entity.label)] |= entity.papers
+        if not is_acronym(entity.label):
+            for alias in entity.aliases:
+                if is_acronym(alias):
+                    long_forms[merge_key(alias)].add(merge_key(entity.label))
     for extraction in extractions:
+        paper = extraction.paper.key
         for mention in extraction.mentions:
             if mention.type not in ENTITY_TYPES:
                 continue
             preferred, others = _names(mention)
+            users[merge_key(preferred)].add(paper)
             if is_acronym(preferred):
                 continue
             for name in others:
                 if is_acronym(name):
                     long_forms[merge_key(name)].add(merge_key(preferred))
-    return long_forms
+                    definers[merge_key(name)].add(paper)
+    outvoted: set[tuple[str, str]] = set()
+    for key in list(long_forms):
+        long_users = set().union(*(users[form] for form in long_forms[key]))
+        if len(users[key] - long_users) >= OUTVOTED * max(len(long_users), 1):
+            # ("", key) marks the acronym itself, for the known entities' aliases
+            outvoted.update([("", key), *((paper, key) for paper in definers[key])])
+            del long_forms[key]
+    return long_forms, outvoted
 
 
-def _node(paper_key: str, name: str, long_forms: Mapping[str, set[str]]) -> str:
+def _node(paper_key: str, name: str, long_forms: Mapping[str, set[str]],
+          outvoted: AbstractSet[tuple[str, str]] = frozenset()) -> str:
     """The union-find node of a name as used in one paper."""
     key = merge_key(name)
-    if is_acronym(name) and len(long_forms.get(key, ())) > 1:
-        # Ambiguous across the corpus: only the paper's own definition may claim it.
+    if is_acronym(name) and (len(long_forms.get(key, ())) > 1 or (paper_key, key) in outvoted):
+        # Ambiguous across the corpus, or a rare meaning of a common acronym: only the
+        # paper's own definition may claim it.
         return f"{paper_key}\x00{key}"
     return key
 
@@ -155,11 +186,7 @@ def resolve(
 ) -> ResolvedCorpus:
     """Group entity mentions into entities; `known` entities (already in a graph) keep their
     IRIs."""
-    long_forms = _acronym_long_forms(extractions)
-    for entity in (known or {}).values():
-        for alias in entity.aliases:
-            if is_acronym(alias) and not is_acronym(entity.label):
-                long_forms[merge_key(alias)].add(merge_key(entity.label))
+    long_forms, outvoted = _acronym_long_forms(extractions, known)
 
     groups = _UnionFind()
     for alias, name in _lexicon_pairs():
@@ -167,6 +194,9 @@ def resolve(
     for entity in (known or {}).values():
         anchor = merge_key(entity.label)
         for alias in entity.aliases:
+            if is_acronym(alias) and not is_acronym(entity.label) and \
+                    ("", merge_key(alias)) in outvoted:
+                continue  # a rare meaning of a common acronym: not a way into this entity
             groups.union(anchor, _node("", alias, long_forms))
 
     local_acronyms: dict[tuple[str, str], str] = {}
@@ -176,15 +206,15 @@ def resolve(
             if mention.type not in ENTITY_TYPES:
                 continue
             preferred, others = _names(mention)
-            anchor = _node(key, preferred, long_forms)
+            anchor = _node(key, preferred, long_forms, outvoted)
             for name in others:
-                node = _node(key, name, long_forms)
+                node = _node(key, name, long_forms, outvoted)
                 groups.union(anchor, node)
                 if is_acronym(name) and not is_acronym(preferred):
                     local_acronyms[(key, merge_key(name))] = anchor
 
     def node_of(paper_key: str, name: str) -> str:
-        node = _node(paper_key, name, long_forms)
+        node = _node(paper_key, name, long_forms, outvoted)
         if "\x00" in node:
             return local_acronyms.get((paper_key, merge_key(name)), node)
         return node
@@ -264,12 +294,16 @@ def resolve(
 
 def _choose_label(votes: Counter[str]) -> str:
     """Most used surface that is neither a name with its class word ("BERT model" where
-    "BERT" is there) nor an acronym; ties go to a singular, the longer, then the smaller
-    string."""
+    "BERT" is there) nor an acronym with a long form among the surfaces ("CNN" beside
+    "convolutional neural network"; "KITTI" beside "Kitti" is no such pair); ties go to a
+    singular, the longer, then the smaller string."""
+    long_names = {label_key(name) for name in votes
+                  if not is_acronym(name) and bare_name(name) is None}
 
     def rank(item: tuple[str, int]) -> tuple[bool, bool, int, bool, int, str]:
         name, count = item
         plural = alias_key(name) != label_key(name)
-        return (bare_name(name) is not None, is_acronym(name), -count, plural, -len(name), name)
+        shortened = is_acronym(name) and bool(long_names - {label_key(name)})
+        return (bare_name(name) is not None, shortened, -count, plural, -len(name), name)
 
     return min(votes.items(), key=rank)[0]

@@ -121,6 +121,14 @@ def test_research_fields_are_no_entities(table):
     assert is_generic("NLI", "task", table) is False  # an acronym, not of the field's name
 
 
+def test_a_field_acronym_with_a_class_word_is_the_field(table):
+    # "NLP tasks" is one node with "NLP" (graph.name_forms.bare_name): a field, no entity
+    assert is_generic("NLP tasks", "task", table)
+    assert is_generic("NLP model", "method", table)
+    assert is_generic("BERT model", "model", table) is False
+    assert is_generic("NLI task", "task", table) is False
+
+
 def test_field_keys_come_from_the_taxonomy_and_the_tracks():
     keys = field_keys()
     assert {"machine learning", "computer vision", "natural language processing", "nlp", "ai",

@@ -103,6 +103,40 @@ def test_a_name_and_the_name_with_its_class_word_are_one_node_named_without_it()
     assert resolved.entities["metric/bleu"].papers == {"c", "d"}
 
 
+def _ccs_and_users(users: int) -> list[PaperExtraction]:
+    return [_paper("a", ("method", "Contrastive Context Sharing"), ("dataset", "COCO"),
+                   aliases={"Contrastive Context Sharing": ("COCO",)}),
+            *(_paper(f"u{i}", ("dataset", "COCO")) for i in range(users))]
+
+
+def test_one_papers_meaning_of_a_common_acronym_stays_in_that_paper():
+    resolved = resolve(_ccs_and_users(10))
+    assert sorted(resolved.entities) == ["dataset/coco", "method/contrastive-context-sharing"]
+    assert resolved.entities["dataset/coco"].papers == {f"u{i}" for i in range(10)}
+    assert resolved.entities["method/contrastive-context-sharing"].papers == {"a"}
+    assert resolved.links["a"] == ["method/contrastive-context-sharing"] * 2
+
+
+def test_an_acronym_defined_once_and_used_by_a_few_others_takes_the_definition():
+    resolved = resolve(_ccs_and_users(9))  # (typed by the votes of its mentions)
+    assert sorted(resolved.entities) == ["dataset/contrastive-context-sharing"]
+    assert resolved.entities["dataset/contrastive-context-sharing"].papers == \
+        {"a", *(f"u{i}" for i in range(9))}
+
+
+def test_added_papers_keep_a_common_acronyms_meaning_as_a_full_build_does():
+    full = resolve(_ccs_and_users(12))
+    first = resolve(_ccs_and_users(11))
+    added = resolve([_paper("u11", ("dataset", "COCO"))], known=first.entities)
+    assert added.links["u11"] == full.links["u11"] == ["dataset/coco"]
+
+
+def test_a_name_is_labelled_by_its_commonest_case_unless_a_long_form_is_there():
+    resolved = resolve([_paper("a", ("dataset", "KITTI")), _paper("b", ("dataset", "KITTI")),
+                        _paper("c", ("dataset", "Kitti"))])
+    assert [e.label for e in resolved.entities.values()] == ["KITTI"]
+
+
 def test_qualified_dataset_stays_whole_and_links_to_its_family():
     resolved = resolve([
         _paper("a", ("dataset", "IWSLT 2016 English–German"), ("dataset", "IWSLT")),
