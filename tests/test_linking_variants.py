@@ -135,6 +135,15 @@ def test_a_name_is_labelled_by_its_commonest_case_unless_a_long_form_is_there():
     resolved = resolve([_paper("a", ("dataset", "KITTI")), _paper("b", ("dataset", "KITTI")),
                         _paper("c", ("dataset", "Kitti"))])
     assert [e.label for e in resolved.entities.values()] == ["KITTI"]
+    # a name that holds the acronym is no long form of it; one that does not is
+    resolved = resolve([*(_paper(k, ("dataset", "COCO")) for k in "abd"),
+                        _paper("c", ("dataset", "COCO detection"),
+                               aliases={"COCO detection": ("COCO",)})])
+    assert [e.label for e in resolved.entities.values()] == ["COCO"]
+    resolved = resolve([*(_paper(k, ("method", "CNN")) for k in "abd"),
+                        _paper("c", ("method", "convolutional neural network"),
+                               aliases={"convolutional neural network": ("CNN",)})])
+    assert [e.label for e in resolved.entities.values()] == ["convolutional neural network"]
 
 
 def test_qualified_dataset_stays_whole_and_links_to_its_family():
