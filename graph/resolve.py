@@ -15,7 +15,6 @@ import functools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from collections.abc import Set as AbstractSet
 
 from graph.model import ENTITY_TYPES, Entity, Mention, PaperExtraction, ResolvedCorpus
 from graph.name_forms import bare_name, form_tokens, is_qualifier, network_stem, singular
@@ -130,17 +129,19 @@ OUTVOTED = 10
 
 def _acronym_long_forms(
     extractions: Iterable[PaperExtraction], known: Mapping[str, Entity] | None = None,
-) -> tuple[dict[str, set[str]], set[tuple[str, str]]]:
-    """(acronym key -> merge keys of the long forms the corpus defines for it, the (paper,
-    acronym key) pairs of definitions that are outvoted, and ("", key) for each such acronym:
-    OUTVOTED times more papers use the acronym than its long forms, so it means the long form
-    only in the papers that define it).
-    `known` entities (already in a graph) count with their papers."""
+) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """(acronym key -> merge keys of the long forms the corpus defines for it, outvoted
+    acronym key -> the papers that define it). An acronym is outvoted when OUTVOTED times more
+    papers use it than its long forms: it means a long form only in the papers that define it
+    so. `known` entities (already in a graph) count with their papers."""
     long_forms: dict[str, set[str]] = defaultdict(set)
     definers: dict[str, set[str]] = defaultdict(set)
     users: dict[str, set[str]] = defaultdict(set)
+    # the known entities' paper sets by merge key, read only for the acronyms and their long
+    # forms: an add to a large graph copies none of them
+    known_papers: dict[str, list[set[str]]] = defaultdict(list)
     for entity in (known or {}).values():
-        users[merge_key(entity.label)] |= entity.papers
+        known_papers[merge_key(entity.label)].append(entity.papers)
         if not is_acronym(entity.label):
             for alias in entity.aliases:
                 if is_acronym(alias):
@@ -158,21 +159,26 @@ def _acronym_long_forms(
                 if is_acronym(name):
                     long_forms[merge_key(name)].add(merge_key(preferred))
                     definers[merge_key(name)].add(paper)
-    outvoted: set[tuple[str, str]] = set()
+
+    def papers_of(keys: Iterable[str]) -> set[str]:
+        return set().union(*(users.get(k, ()) for k in keys),
+                           *(p for k in keys for p in known_papers.get(k, ())))
+
+    outvoted: dict[str, set[str]] = {}
     for key in list(long_forms):
-        long_users = set().union(*(users[form] for form in long_forms[key]))
-        if len(users[key] - long_users) >= OUTVOTED * max(len(long_users), 1):
-            # ("", key) marks the acronym itself, for the known entities' aliases
-            outvoted.update([("", key), *((paper, key) for paper in definers[key])])
+        long_users = papers_of(long_forms[key])
+        if len(papers_of([key]) - long_users) >= OUTVOTED * max(len(long_users), 1):
+            outvoted[key] = definers.get(key, set())
             del long_forms[key]
     return long_forms, outvoted
 
 
 def _node(paper_key: str, name: str, long_forms: Mapping[str, set[str]],
-          outvoted: AbstractSet[tuple[str, str]] = frozenset()) -> str:
+          outvoted: Mapping[str, set[str]] | None = None) -> str:
     """The union-find node of a name as used in one paper."""
     key = merge_key(name)
-    if is_acronym(name) and (len(long_forms.get(key, ())) > 1 or (paper_key, key) in outvoted):
+    if is_acronym(name) and (len(long_forms.get(key, ())) > 1
+                             or paper_key in (outvoted or {}).get(key, ())):
         # Ambiguous across the corpus, or a rare meaning of a common acronym: only the
         # paper's own definition may claim it.
         return f"{paper_key}\x00{key}"
@@ -195,7 +201,7 @@ def resolve(
         anchor = merge_key(entity.label)
         for alias in entity.aliases:
             if is_acronym(alias) and not is_acronym(entity.label) and \
-                    ("", merge_key(alias)) in outvoted:
+                    merge_key(alias) in outvoted:
                 continue  # a rare meaning of a common acronym: not a way into this entity
             groups.union(anchor, _node("", alias, long_forms))
 
