@@ -6,7 +6,8 @@ resources, exports, health) and `pages` (the web UI, when installed). Settings a
 `Services` object (`api.context`) at `app.extensions["paperkg"]`. Per-client records (rate
 limit, queries in flight, slow clients) live in a `api.query.clients.ClientTable` at
 `app.extensions["paperkg_clients"]`: the one given as `CLIENT_TABLE` in the config (the server
-shares one among its worker processes), else one of the app's own.
+shares one among its worker processes), else one of the app's own. Plain GETs of queries that
+ran cheaply before are answered by `api.hot_path` in front of Flask.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # Deferred heavy import: a query worker process imports this package (for
     # api.query.worker) and needs none of the blueprints, which load the graph library,
     # networkx and pyvis.
-    from api import graph_api, openapi, sparql
+    from api import graph_api, hot_path, openapi, sparql
 
     errors.init_app(app)
     templating.init_app(app)
@@ -63,4 +64,5 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         log.info("api.pages is not installed: serving the APIs without the web pages")
     else:
         app.register_blueprint(pages.bp)
+    app.wsgi_app = hot_path.HotPath(app)  # type: ignore[method-assign]
     return app

@@ -51,6 +51,12 @@ class Services:
     def generation(self) -> str:
         return str(self.store.generation())
 
+    def opened_generation(self) -> str | None:
+        """The generation on disk now of the store as this object opened it, without reopening
+        it; None before it is opened."""
+        store = self._store
+        return None if store is None else str(store.generation())
+
     @property
     def runner(self) -> QueryRunner:
         with self._lock:

@@ -160,7 +160,7 @@ def negotiate(kind: str, default: str | None = None) -> str:
     return ALIASES[best][kind] if best in ALIASES else best
 
 
-def _content_type(media_type: str) -> str:
+def content_type(media_type: str) -> str:
     return f"{media_type}; charset=utf-8" if media_type in TEXT_TYPES or "json" in media_type \
         or "xml" in media_type else media_type
 
@@ -203,7 +203,7 @@ def sparql() -> Response:
         raise ApiError(503, str(exc), {"Retry-After": "5"}) from None
     except QueryError as exc:
         raise ApiError(500, str(exc)) from None
-    response = Response(result.body, content_type=_content_type(result.media_type))
+    response = Response(result.body, content_type=content_type(result.media_type))
     response.headers["Vary"] = "Accept"
     if result.rows >= 0:  # not counted when the query's own LIMIT kept it under the cap
         response.headers["X-Paperkg-Rows"] = str(result.rows)
@@ -328,6 +328,6 @@ def _service_description() -> Response:
         if media_type in {"text/turtle", "application/rdf+xml"} else None
     body = pyoxigraph.serialize(service_description_triples(endpoint), format=fmt,
                                 prefixes=prefixes)
-    response = Response(body, content_type=_content_type(media_type))
+    response = Response(body, content_type=content_type(media_type))
     response.headers["Vary"] = "Accept"
     return response

@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 
 #: Slots a key may use after its own (the window searched for it).
 WINDOW = 16
+#: Names whose hash a table remembers (clients and query fingerprints come back).
+KEY_MEMO = 65536
 
 
 def _alive(pid: int) -> bool:
@@ -101,6 +103,7 @@ class ClientTable:
         self._salt = os.urandom(16)
         self._threads = threading.Lock()
         self._warned_full = False
+        self._keys: dict[str, int] = {}  # names already hashed, a bounded memo
 
     @classmethod
     def shared(cls, **sizes: int) -> ClientTable:
@@ -132,9 +135,16 @@ class ClientTable:
                 fcntl.lockf(self._file.fileno(), fcntl.LOCK_UN)
 
     def key(self, client: str) -> int:
+        known = self._keys.get(client)
+        if known is not None:
+            return known
         digest = hashlib.blake2b(client.encode("utf-8", "surrogatepass"), digest_size=8,
                                  key=self._salt).digest()
-        return int.from_bytes(digest, "little") or 1  # 0 marks a free slot
+        key = int.from_bytes(digest, "little") or 1  # 0 marks a free slot
+        if len(self._keys) >= KEY_MEMO:
+            self._keys.clear()
+        self._keys[client] = key
+        return key
 
     def _window(self, key: int, count: int) -> int:
         return key % count
@@ -235,6 +245,51 @@ class ClientTable:
                     self._flight_keys[slot] = 0
                     self._flight_pids[slot] = 0
                     return
+
+    def admit(self, client: str, query: str, now: float, *, rate_per_s: float, burst: int,
+              cap: int, memory_s: float) -> bool:
+        """For a query that will run at once in the asking thread, with no query worker: True
+        when no rule could hold it back (and then one token of the client's bucket is taken,
+        when `rate_per_s` > 0); else False with nothing changed, and the caller takes the
+        ordinary path, where each rule decides and answers for itself.
+
+        The rules: the bucket has a token; neither the client nor the query fingerprint `query`
+        was marked slow in the last `memory_s` seconds; no query of the client is running in a
+        query worker; the client has fewer than `cap` queries in flight (no cap when `cap` is
+        0). Such a query takes no place in flight: it neither waits nor holds a worker. Without
+        a rate limit nothing is written, so nothing is locked: a record changed by another
+        process meanwhile is seen as it was a moment earlier.
+        """
+        key, fingerprint = self.key(client), self.key(query)
+        if rate_per_s <= 0:
+            return self._admissible(key, fingerprint, now, cap, memory_s)
+        start = self._window(key, self.sizes["buckets"])
+        with self._locked():
+            if not self._admissible(key, fingerprint, now, cap, memory_s):
+                return False
+            keys = self._bucket_keys[start:start + WINDOW]
+            if key not in keys:
+                return False  # a first request: the ordinary path makes its bucket
+            slot = start + keys.index(key)
+            tokens = min(float(burst), self._bucket_tokens[slot]
+                         + (now - self._bucket_at[slot]) * rate_per_s)
+            if tokens < 1.0:
+                return False
+            self._bucket_tokens[slot] = tokens - 1.0
+            self._bucket_at[slot] = now
+        return True
+
+    def _admissible(self, key: int, fingerprint: int, now: float, cap: int,
+                    memory_s: float) -> bool:
+        marks = self.sizes["marks"]
+        for name in (fingerprint, key):
+            start = self._window(name, marks)
+            keys = self._mark_keys[start:start + WINDOW]
+            if name in keys and now - self._mark_at[start + keys.index(name)] < memory_s:
+                return False
+        if key in self._run_keys[:]:
+            return False
+        return not cap or self._flight_keys[:].count(key) < cap
 
     def in_flight(self, client: str) -> int:
         key = self.key(client)

@@ -38,6 +38,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from api.query.admission import query_key
@@ -51,9 +52,22 @@ from api.query.worker import base_shift
 from graph.errors import QueryError
 from graph.sparqltext import explain
 
-__all__ = ["QueryBusy", "QueryResult", "QueryRunner", "QueryTimeout", "is_remote", "query_key"]
+__all__ = ["Prepared", "QueryBusy", "QueryResult", "QueryRunner", "QueryTimeout", "is_remote",
+           "query_key"]
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A checked query's job for a worker, its key among cheap queries and its fingerprint."""
+
+    job: dict[str, Any]
+    cheap: tuple[Any, ...]
+    query: str  # the fingerprint, `query_key`
+    form: str | None
+    results_format: str
+    graph_format: str
 
 
 def is_remote(location: str) -> bool:
@@ -109,14 +123,11 @@ class QueryRunner(WorkerPool):
         """
         if form is None:
             form = check_query(sparql, graphs=graphs, base_iri=base_iri)
-        results_format, graph_format = formats_for(media_type)
-        job = {"sparql": sparql, "results_format": results_format, "graph_format": graph_format,
-               "default_graph": list(default_graph) if default_graph is not None else None,
-               "named_graphs": list(named_graphs) if named_graphs is not None else None,
-               "row_cap": self.row_cap, "generation": generation,
-               "limit": outer_limit(sparql), "base_iri": base_iri}
-        query = query_key(sparql, default_graph, named_graphs)
-        cheap = (query, sparql, generation, results_format, graph_format, base_iri)
+        prepared = self.prepare(sparql, form=form, media_type=media_type,
+                                default_graph=default_graph, named_graphs=named_graphs,
+                                generation=generation, base_iri=base_iri)
+        job, cheap, query = prepared.job, prepared.cheap, prepared.query
+        results_format, graph_format = prepared.results_format, prepared.graph_format
         if cheap in self.cheap:
             here = self._run_here(job, cheap, client, query)
             if here is not None:
@@ -158,6 +169,33 @@ class QueryRunner(WorkerPool):
         if timing:
             self.cheap.remember(cheap, timing[0])
         return result_of(payload, form, results_format, graph_format)
+
+    def prepare(self, sparql: str, *, form: str | None, media_type: str | None = None,
+                default_graph: Sequence[str] | None = None,
+                named_graphs: Sequence[str] | None = None, generation: str | None = None,
+                base_iri: str | None = None) -> Prepared:
+        """The work of a query that `check_query` found to be of `form`, ready to run (the
+        arguments as for `run`)."""
+        results_format, graph_format = formats_for(media_type)
+        job = {"sparql": sparql, "results_format": results_format, "graph_format": graph_format,
+               "default_graph": list(default_graph) if default_graph is not None else None,
+               "named_graphs": list(named_graphs) if named_graphs is not None else None,
+               "row_cap": self.row_cap, "generation": generation,
+               "limit": outer_limit(sparql), "base_iri": base_iri}
+        query = query_key(sparql, default_graph, named_graphs)
+        cheap = (query, sparql, generation, results_format, graph_format, base_iri)
+        return Prepared(job, cheap, query, form, results_format, graph_format)
+
+    def run_cheap(self, prepared: Prepared) -> QueryResult | None:
+        """Run `prepared` in this process when it is known to be cheap; None when it is not,
+        or cannot run here (then `run` decides). The caller has checked the slow-query budget
+        (`ClientTable.admit`)."""
+        if prepared.cheap not in self.cheap:
+            return None
+        here = self.cheap.run(prepared.job, prepared.cheap)
+        if here is None:
+            return None
+        return result_of(here, prepared.form, prepared.results_format, prepared.graph_format)
 
     def _run_here(self, job: dict[str, Any], key: tuple[Any, ...], client: str | None,
                   query: str) -> tuple[bytes, str, int, bool] | None:

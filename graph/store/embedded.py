@@ -133,9 +133,12 @@ class EmbeddedStore:
 
     def _current_name(self) -> str | None:
         """The generation the symlink points to; None for a plain folder (made elsewhere)."""
-        if self._path.is_symlink():
-            return Path(os.readlink(self._path)).name
-        return None
+        try:
+            return os.path.basename(os.readlink(self._path))
+        except OSError as exc:
+            if exc.errno == errno.EINVAL:  # not a symbolic link
+                return None
+            raise
 
     def generation(self) -> str:
         """An id of the store's content on disk now; it changes whenever the content does."""
