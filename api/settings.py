@@ -69,8 +69,9 @@ SETTINGS: tuple[Setting, ...] = (
             "store open read-only", minimum=1),
     Setting("cheap_query_ms", 20, "A query that ran in a query worker within this many "
             "milliseconds runs again (same text, dataset, result format and store generation) "
-            "in the server process itself, without the hand-off to a worker; 0 turns this "
-            "off", minimum=0),
+            "in the server process itself, without the hand-off to a worker, and a plain GET "
+            "of it is answered in front of Flask (`api/hot_path.py`); 0 turns both off",
+            minimum=0),
     Setting("max_queries_in_flight", 2, "SPARQL queries one client address may have in flight "
             "(waiting for a query worker or running) across all worker processes of the "
             "server; one more gets 429 with Retry-After before it takes a worker; 0 turns the "
