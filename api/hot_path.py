@@ -34,7 +34,7 @@ from werkzeug.wrappers import Request
 from api.query import check_query
 from api.query.admission import SLOW_CLIENT_MEMORY_S
 from api.query.runner import Prepared, is_remote
-from api.sparql import GRAPH_TYPES, RESULTS_TYPES, content_type
+from api.sparql import GRAPH_TYPES, RESULTS_TYPES, result_headers
 from graph.errors import StoreError
 
 log = logging.getLogger(__name__)
@@ -119,12 +119,8 @@ class HotPath:
             result = None
         if result is None:
             return None
-        headers = [("Content-Type", content_type(result.media_type)),
-                   ("Content-Length", str(len(result.body))), ("Vary", "Accept")]
-        if result.rows >= 0:
-            headers.append(("X-Paperkg-Rows", str(result.rows)))
-        if result.truncated:
-            headers.append(("X-Paperkg-Truncated", "true"))
+        headers = result_headers(result)
+        headers.append(("Content-Length", str(len(result.body))))
         return headers, result.body
 
     def _learn(self, shape: tuple[Any, ...], environ: dict[str, Any],
@@ -151,6 +147,7 @@ class HotPath:
         return body
 
     def _plan(self, environ: dict[str, Any], accept: str | None) -> Plan | None:
+        # Read again: Flask may have opened or reopened the store for the answer just sent.
         generation = self.services.opened_generation()
         if generation is None:
             return None

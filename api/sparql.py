@@ -25,6 +25,7 @@ from api.limits import busy_retry_after, query_slot
 from api.query import (
     QueryBusy,
     QueryRefused,
+    QueryResult,
     QuerySyntaxError,
     QueryTimeout,
     UpdateRefused,
@@ -203,13 +204,17 @@ def sparql() -> Response:
         raise ApiError(503, str(exc), {"Retry-After": "5"}) from None
     except QueryError as exc:
         raise ApiError(500, str(exc)) from None
-    response = Response(result.body, content_type=content_type(result.media_type))
-    response.headers["Vary"] = "Accept"
+    return Response(result.body, headers=result_headers(result))
+
+
+def result_headers(result: QueryResult) -> list[tuple[str, str]]:
+    """The headers of a query's answer, but its length (also sent by `api.hot_path`)."""
+    headers = [("Content-Type", content_type(result.media_type)), ("Vary", "Accept")]
     if result.rows >= 0:  # not counted when the query's own LIMIT kept it under the cap
-        response.headers["X-Paperkg-Rows"] = str(result.rows)
+        headers.append(("X-Paperkg-Rows", str(result.rows)))
     if result.truncated:
-        response.headers["X-Paperkg-Truncated"] = "true"
-    return response
+        headers.append(("X-Paperkg-Truncated", "true"))
+    return headers
 
 
 bp.add_app_template_filter(with_prefixes, "with_prefixes")

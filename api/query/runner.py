@@ -187,11 +187,9 @@ class QueryRunner(WorkerPool):
         return Prepared(job, cheap, query, form, results_format, graph_format)
 
     def run_cheap(self, prepared: Prepared) -> QueryResult | None:
-        """Run `prepared` in this process when it is known to be cheap; None when it is not,
-        or cannot run here (then `run` decides). The caller has checked the slow-query budget
-        (`ClientTable.admit`)."""
-        if prepared.cheap not in self.cheap:
-            return None
+        """Run `prepared`, found among the cheap queries (`prepared.cheap in self.cheap`), in
+        this process; None when it cannot run here (then `run` decides). The caller has
+        checked the slow-query budget (`ClientTable.admit`)."""
         here = self.cheap.run(prepared.job, prepared.cheap)
         if here is None:
             return None
