@@ -3,7 +3,7 @@ SPARQL queries one client has in flight (429 + Retry-After), CORS from the `cors
 setting, and the request size cap (413).
 
 Buckets and in-flight counts live in the app's `api.query.clients.ClientTable`: `python -m
-api.serve` makes one that all its gunicorn worker processes share, so the rate and the cap
+api.serve` makes one that all its server worker processes share, so the rate and the cap
 hold per client across the whole server; an app made otherwise keeps its own. Clients are told
 apart by the connecting address; put the service behind a proxy that sets it (werkzeug's
 ProxyFix) when it is not the client's own.

@@ -1,42 +1,39 @@
-"""Run the web app under gunicorn: `python -m api.serve --store LOC --host H --port P`.
+"""Run the web app under granian: `python -m api.serve --store LOC --host H --port P`.
 
 `paperkg serve` execs this module (graph/ does not import Flask). Settings come from
 `--set NAME=VALUE` (repeatable), then `PAPERKG_<NAME>` environment variables, then defaults;
-see docs/api.md. The gunicorn master makes one `api.query.clients.ClientTable` before it forks
+see docs/api.md. The server process makes one `api.query.clients.ClientTable` before it forks
 the workers, so the rate limit, the cap on queries in flight and the slow-client rule hold
 per client across all of them.
+
+granian (an HTTP server written in Rust that calls the app through WSGI) rather than a server
+written in Python: on the endpoint's cheapest queries the HTTP server was most of the time
+(docs/api.md has the figures of both). Each worker listens on its own socket of the same port
+(the kernel spreads new connections over them); each access-log line names the worker's
+process id.
 """
 
 from __future__ import annotations
 
 import argparse
 import errno
+import logging
 import socket
 import sys
 from collections.abc import Sequence
 from typing import Any
 
-from gunicorn.app.base import BaseApplication
+from granian.constants import Interfaces
+from granian.log import LogLevels
+from granian.server import Server
 
 from api import create_app, settings
 from api.query.clients import ClientTable
 
-
-class Server(BaseApplication):  # type: ignore[misc]
-    """gunicorn with the app built by `create_app(config)` in each worker."""
-
-    def __init__(self, config: dict[str, Any], options: dict[str, Any]):
-        self.app_config = config
-        self.options = options
-        super().__init__()
-
-    def load_config(self) -> None:
-        for key, value in self.options.items():
-            if key in self.cfg.settings and value is not None:
-                self.cfg.set(key, value)
-
-    def load(self) -> Any:
-        return create_app(self.app_config)
+#: One access-log line a request: who, when, what, the status, milliseconds, and the worker.
+ACCESS_FORMAT = ('%(addr)s - [%(time)s] "%(method)s %(path)s %(protocol)s" %(status)d '
+                 '%(dt_ms).1fms')
+ACCESS_LINE = "%(message)s pid=%(process)d"
 
 
 def _setting(text: str) -> tuple[str, str]:
@@ -55,19 +52,20 @@ def parser() -> argparse.ArgumentParser:
     cli.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     cli.add_argument("--port", type=int, default=5000, help="port to listen on (5000)")
     cli.add_argument("--workers", type=int, default=1,
-                     help="gunicorn worker processes (1); each has its own query workers")
+                     help="server worker processes (1); each has its own query workers")
     cli.add_argument("--threads", type=int, default=8,
-                     help="threads per worker (8): requests served at once")
+                     help="app threads per worker (8): requests served at once")
     cli.add_argument("--set", dest="values", type=_setting, action="append", default=[],
                      metavar="NAME=VALUE", help="a setting (repeatable)")
-    cli.add_argument("--log-level", default="info", help="gunicorn log level (info)")
+    cli.add_argument("--log-level", default="info", choices=[level.value for level in LogLevels],
+                     help="the server's log level (info); the access log is always written")
     return cli
 
 
 def bind_problem(host: str, port: int) -> str | None:
-    """Why gunicorn could not listen on host:port, in one line, or None if it can.
+    """Why the server could not listen on host:port, in one line, or None if it can.
 
-    Checked before gunicorn starts: its own bind failure is ten lines of retries and exit 1.
+    Checked before the server starts: its own bind failure is a traceback in each worker.
     """
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
@@ -75,7 +73,7 @@ def bind_problem(host: str, port: int) -> str | None:
         return f"--host {host!r} is not an address this machine can listen on ({exc})"
     family, kind, proto, _, address = infos[0]
     with socket.socket(family, kind, proto) as probe:
-        # As gunicorn does: a port left in TIME_WAIT is free, one with a listener is not.
+        # A port left in TIME_WAIT is free, one with a listener is not.
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind(address)
@@ -102,23 +100,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Each request thread holds at most one lease of each kind.
     table = ClientTable.shared(leases=args.workers * args.threads + 16)
     config["CLIENT_TABLE"] = table
-    options = {
-        "bind": f"{args.host}:{args.port}",
-        "workers": args.workers,
-        "threads": args.threads,
-        "worker_class": "gthread",
-        # A query may legitimately run up to the time limit; give the worker room beyond it.
-        "timeout": max(30, values["query_time_limit_ms"] // 1000 * 2 + 10),
-        # Long GET queries are bounded by max_request_bytes (413), not by gunicorn (414).
-        "limit_request_line": 0,
-        "loglevel": args.log_level,
-        "accesslog": "-",
-        # No control socket in the user's home folder (several servers would share it).
-        "control_socket_disable": True,
-        # A worker that died (killed at gunicorn's timeout, say) holds no place any more.
-        "child_exit": lambda _server, worker: table.drop_process(worker.pid),
-    }
-    Server(config, options).run()
+    # A query may legitimately run up to the time limit; a stopping worker gets room beyond it.
+    grace = max(30, values["query_time_limit_ms"] // 1000 * 2 + 10)
+    server = Server(
+        "api:create_app", address=args.host, port=args.port, interface=Interfaces.WSGI,
+        workers=args.workers, blocking_threads=args.threads, websockets=False,
+        log_level=LogLevels(args.log_level), log_access=True, log_access_format=ACCESS_FORMAT,
+        log_dictconfig={"formatters": {
+            "generic": {"()": "logging.Formatter", "fmt": "[%(levelname)s] %(message)s"},
+            "access": {"()": "logging.Formatter", "fmt": ACCESS_LINE}}},
+        # A worker that died is replaced, as the others go on; its leases in the client
+        # table are dropped when found (api.query.clients).
+        respawn_failed_workers=True, respawn_interval=1.0, workers_kill_timeout=grace)
+    # The server warns of more app threads than cores; the app's threads mostly wait on the
+    # query worker processes.
+    logging.getLogger("_granian").addFilter(
+        lambda record: "Python threads" not in record.getMessage())
+    # Called in each worker after the fork: each builds its own app around the shared table.
+    server.serve(target_loader=lambda _target: create_app(config))
     return 0
 
 

@@ -4,19 +4,19 @@
     python bench/bench_endpoint.py --papers 20000 --rounds 400
 
 Builds a store from `bench_sparql.generate` (deterministic), starts `python -m api.serve`
-(gunicorn, default settings but no rate limit) and `oxigraph serve-read-only` on it, then sends
+(granian, default settings but no rate limit) and `oxigraph serve-read-only` on it, then sends
 the same four queries to both, alternating the two servers request by request so that both
 see the same machine load: `ASK {}`, a one-triple lookup, a join and a 2-hop aggregate. Each
 is timed on a kept-alive connection and on a new connection per request. Prints the medians
 (ms) and paperkg's ratio to Oxigraph's server for each, and the largest ratio.
 
 A third server shows the floor of the stack: a Flask app that answers every request with a
-fixed `ASK` result, under gunicorn with the same worker settings as `api.serve` (no store, no
+fixed `ASK` result, under granian with the same worker settings as `api.serve` (no store, no
 query worker, no limits). What paperkg spends above it is its own; what the floor spends above
 Oxigraph's server is Python's HTTP stack. A fourth, "worker", is paperkg with
 `cheap_query_ms=0`: every query handed to a query worker process, as before that setting. A
-fifth, "wsgi", is the floor's fixed answer from a bare WSGI function under the same gunicorn
-settings: the floor less Flask, what gunicorn alone costs.
+fifth, "wsgi", is the floor's fixed answer from a bare WSGI function under the same granian
+settings: the floor less Flask, what the HTTP server alone costs.
 """
 
 from __future__ import annotations
@@ -116,12 +116,14 @@ def bare_app(environ: dict, start_response: Callable[..., object]) -> list[bytes
 
 
 def start_floor(name: str = "floor", app: str = "floor_app") -> Endpoint:
+    """`app` under granian with api.serve's settings (one worker, 8 app threads, access log)."""
     port = _free_port()
     process = subprocess.Popen(
-        [str(Path(sys.executable).parent / "gunicorn"), "--bind", f"127.0.0.1:{port}",
-         "--worker-class", "gthread", "--threads", "8", "--workers", "1",
-         "--log-level", "warning", "--chdir", str(ROOT / "bench"), f"bench_endpoint:{app}"],
-        cwd=ROOT, stdout=subprocess.DEVNULL)
+        [str(Path(sys.executable).parent / "granian"), "--interface", "wsgi",
+         "--host", "127.0.0.1", "--port", str(port), "--workers", "1",
+         "--blocking-threads", "8", "--no-ws", "--log-level", "warning", "--access-log",
+         "--working-dir", str(ROOT / "bench"), f"bench_endpoint:{app}"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return Endpoint(name, port, "/sparql", process)
 
 
@@ -198,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
                 bare = statistics.median(times["wsgi"])
                 print(f"{label:<17} {kind:<11} {ours:>8.2f} {theirs:>9.2f} {ours / theirs:>6.2f} "
                       f"{floor:>6.2f} {worker:>7.2f} {bare:>6.2f}")
-        print(f"largest ratio: {worst:.2f} (floor: Flask under gunicorn answering a fixed "
+        print(f"largest ratio: {worst:.2f} (floor: Flask under granian answering a fixed "
               "result, the same for every query; wsgi: the same without Flask)")
     finally:
         for endpoint in endpoints:

@@ -4,7 +4,7 @@
     python bench/bench_sparql.py --papers 100000     # ~1M triples
 
 Prints median latencies of a query mix (lookup, join, 2-hop) through HTTP on loopback
-(gunicorn via api.serve) against pyoxigraph in-process and rdflib's in-memory Graph, the
+(granian via api.serve) against pyoxigraph in-process and rdflib's in-memory Graph, the
 neighbourhood API against graph.network in-process, and the peak RSS of the server.
 """
 

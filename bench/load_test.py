@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/load_test.py --seconds 60 --clients 50 [--store DIR]
 
-Starts the server (`python -m api.serve`, gunicorn) on a free 127.0.0.1 port over a built
+Starts the server (`python -m api.serve`, granian) on a free 127.0.0.1 port over a built
 store (without --store it builds one from `bench/gen_corpus.py --papers 300` in a temporary
 folder), then runs `--clients` client threads for `--seconds`, each from its own loopback
 address (127.0.1.N) and looping over a mix of cheap requests (SPARQL SELECT/ASK with LIMIT,
@@ -80,7 +80,7 @@ def build_store(folder: Path, papers: int) -> Path:
 
 
 def tree_rss(pid: int) -> dict[int, int]:
-    """Resident bytes of a process and each descendant (gunicorn workers, query workers)."""
+    """Resident bytes of a process and each descendant (server workers, query workers)."""
     try:
         root = psutil.Process(pid)
         processes = [root, *root.children(recursive=True)]
@@ -236,8 +236,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="threads of each slow client (more than max_queries_in_flight)")
     parser.add_argument("--sample-every", type=float, default=15.0,
                         help="seconds between samples of the server's memory")
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
-    parser.add_argument("--threads", type=int, default=16, help="threads per gunicorn worker")
+    parser.add_argument("--workers", type=int, default=2, help="server worker processes")
+    parser.add_argument("--threads", type=int, default=16, help="app threads per server worker")
     parser.add_argument("--rate-limit", type=int, default=600,
                         help="server setting rate_limit (requests a minute per client address)")
     parser.add_argument("--burst", type=int, default=60, help="server setting rate_limit_burst")

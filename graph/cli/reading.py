@@ -27,7 +27,7 @@ from graph.nlp.text_clean import collapse
 @click.option("--port", default=5000, show_default=True, type=int)
 @click.option("--workers", default=2, show_default=True, type=int, help="HTTP worker processes.")
 def serve(store: str | None, host: str, port: int, workers: int) -> None:
-    """Serve the SPARQL endpoint, graph API and web pages (gunicorn)."""
+    """Serve the SPARQL endpoint, graph API and web pages (granian)."""
     args = [sys.executable, "-m", "api.serve", "--host", host, "--port", str(port),
             "--workers", str(workers)]
     if store:

@@ -27,7 +27,7 @@ def _padded(query: str, size: int) -> bytes:
 
 def _post_chunked(client, body: bytes, url: str = "/sparql", **headers: str):
     # No Content-Length; the stream is marked terminated as servers do for the chunked
-    # bodies they decode (werkzeug's and gunicorn's both).
+    # bodies they decode (werkzeug's and granian's both).
     return client.post(url, input_stream=io.BytesIO(body), headers={**CHUNKED, **headers},
                        environ_overrides={"wsgi.input_terminated": True})
 

@@ -4,25 +4,16 @@ real server."""
 
 from __future__ import annotations
 
-import http.client
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
-from typing import Any
-from urllib.parse import urlencode
 
 import pytest
+from server_workers import Answer, Workers
 
 from api.limits import TokenBucket
 
 ASK = {"query": "ASK {}"}
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_token_bucket_refills():
@@ -111,131 +102,56 @@ CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j
 QUICK = "ASK { ?s ?p ?o }"
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _workers(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", encoding="ascii") as handle:
-                    if int(handle.read().rsplit(")", 1)[1].split()[1]) == pid:
-                        found.append(int(entry))
-            except OSError:
-                continue
-    return sorted(found)
-
-
-def _get(port: int, source: str, path: str) -> tuple[int, str | None, dict[str, Any]]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60,
-                                            source_address=(source, 0))
-    try:
-        connection.request("GET", path, headers={"Accept": "application/sparql-results+json"})
-        response = connection.getresponse()
-        return response.status, response.getheader("Retry-After"), json.loads(response.read())
-    finally:
-        connection.close()
-
-
-def _ask(port: int, source: str, query: str) -> tuple[int, str | None, dict[str, Any]]:
-    return _get(port, source, "/sparql?" + urlencode({"query": query}))
-
-
 @pytest.fixture()
 def two_workers(store_location, tmp_path):
-    """`api.serve --workers 2` and a way to choose the worker that answers the next
-    connection (the other is stopped: it accepts nothing until it goes on)."""
-    port = _free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "api.serve", "--store", store_location, "--port", str(port),
-         "--workers", "2", "--threads", "4", "--log-level", "warning",
-         "--set", "query_time_limit_ms=4000", "--set", "rate_limit=1",
-         "--set", "rate_limit_burst=40", "--set", f"exports_dir={tmp_path}"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    stopped: list[int] = []
-    deadline = time.monotonic() + 60
-    while True:
-        assert server.poll() is None, "the server exited"
-        workers = _workers(server.pid)
-        try:
-            if len(workers) == 2 and _get(port, "127.0.5.9", "/healthz")[0] == 200:
-                break
-        except OSError:
-            pass
-        assert time.monotonic() < deadline, "the server never got ready"
-        time.sleep(0.2)
-
-    def only(index: int) -> None:
-        for pid in stopped:
-            os.kill(pid, signal.SIGCONT)
-        stopped.clear()
-        for pid in workers:
-            if pid != workers[index]:
-                os.kill(pid, signal.SIGSTOP)
-                stopped.append(pid)
-
-    yield port, only
-    for pid in stopped:
-        os.kill(pid, signal.SIGCONT)
-    server.terminate()
-    server.wait(timeout=30)
+    """`api.serve --workers 2`; which worker answered each request is read from its log."""
+    server = Workers(store_location, "query_time_limit_ms=4000", "rate_limit=1",
+                     "rate_limit_burst=40", f"exports_dir={tmp_path}")
+    yield server
+    server.close()
 
 
 @pytest.mark.slow
 def test_slow_query_budget_is_the_same_in_every_worker(two_workers):
-    port, only = two_workers
+    server = two_workers
     client = "127.0.5.1"
-    only(0)
-    status, _, body = _ask(port, client, CARTESIAN)
-    assert status == 503 and "time limit" in body["error"]["message"]
-    # The stopped query, again: refused in both workers, with the same wait.
-    waits = []
-    for worker in (1, 0):
-        only(worker)
-        status, retry_after, body = _ask(port, client, "  " + CARTESIAN)
-        assert status == 429 and body["error"]["message"].startswith("this query is slow")
-        waits.append(int(retry_after))
-    assert 55 <= waits[1] <= waits[0] <= 60
-    # Another slow query of the client runs in the second worker...
-    only(1)
-    answers: list[tuple[int, str | None, dict[str, Any]]] = []
+    first = server.ask(client, CARTESIAN)
+    assert first.status == 503 and "time limit" in first.message
+    # The stopped query, again: refused by both workers, with a wait that only goes down.
+    again = server.from_every_worker(lambda: server.ask(client, "  " + CARTESIAN))
+    assert all(answer.status == 429 and answer.message.startswith("this query is slow")
+               for answer in again), again
+    waits = [int(answer.retry_after or 0) for answer in again]
+    assert 55 <= waits[-1] and waits == sorted(waits, reverse=True) and waits[0] <= 60
+    # Another slow query of the client runs in one worker...
+    answers: list[Answer] = []
     other_slow = CARTESIAN.replace("COUNT(*)", "COUNT(?a)")
-    running = threading.Thread(target=lambda: answers.append(_ask(port, client, other_slow)))
+    running = threading.Thread(target=lambda: answers.append(server.ask(client, other_slow)))
     running.start()
     time.sleep(0.5)
-    # ...so its cheap queries are refused in either worker while it runs: one figure.
-    for worker in (0, 1, 0, 1):
-        only(worker)
-        status, retry_after, body = _ask(port, client, QUICK)
-        assert running.is_alive()
-        assert status == 429, body
-        assert 1 <= int(retry_after) <= 4
+    # ...so its cheap queries are refused by either worker while it runs: one figure.
+    refused = server.from_every_worker(lambda: server.ask(client, QUICK))
+    assert running.is_alive()
+    for answer in refused:
+        assert answer.status == 429, answer
+        assert 1 <= int(answer.retry_after or 0) <= 4
         assert "so it may have one query running at a time, and one is running" in \
-            body["error"]["message"]
-    only(1)
+            answer.message
     running.join(60)
-    assert answers[0][0] == 503
+    assert answers[0].status == 503
     # With nothing of its own running, both workers answer its cheap queries.
-    for worker in (0, 1):
-        only(worker)
-        assert _ask(port, client, QUICK)[0] == 200
+    answered = server.from_every_worker(lambda: server.ask(client, QUICK))
+    assert [answer.status for answer in answered] == [200] * len(answered)
 
 
 @pytest.mark.slow
 def test_rate_limit_is_one_bucket_across_workers(two_workers):
-    port, only = two_workers
+    server = two_workers
     client = "127.0.5.2"
-    statuses = []
-    for n in range(40):  # the burst, spent half in each worker
-        only(n % 2)
-        statuses.append(_get(port, client, "/api/papers?per_page=1")[0])
-    assert statuses == [200] * 40
-    for worker in (0, 1):
-        only(worker)
-        status, retry_after, body = _get(port, client, "/api/papers?per_page=1")
-        assert status == 429 and retry_after is not None and int(retry_after) >= 1
-        assert body["error"]["message"].startswith("too many requests: the limit is 1 a minute")
+    spent = [server.get(client, "/api/papers?per_page=1") for _ in range(40)]
+    assert [answer.status for answer in spent] == [200] * 40
+    assert {answer.pid for answer in spent} == set(server.pids)  # the burst, spent in both
+    refused = server.from_every_worker(lambda: server.get(client, "/api/papers?per_page=1"))
+    for answer in refused:
+        assert answer.status == 429 and int(answer.retry_after or 0) >= 1, answer
+        assert answer.message.startswith("too many requests: the limit is 1 a minute")

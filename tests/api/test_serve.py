@@ -1,4 +1,4 @@
-"""`python -m api.serve` runs gunicorn with the app; settings come from --set."""
+"""`python -m api.serve` runs granian with the app; settings come from --set."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ from .conftest import Graph, hostile_app_config
 @pytest.fixture(scope="module")
 def live(hostile_graph: Graph) -> Iterator[tuple[str, int]]:
     """The app on a loopback port, served by werkzeug: raw bytes on the wire, as a proxy
-    or gunicorn would pass them."""
+    or the HTTP server would pass them."""
     app = create_app(hostile_app_config(hostile_graph))
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -1,31 +1,22 @@
 """Per-client records shared by the processes of one server (api.query.clients.ClientTable): marks,
 counts, leases and buckets made in one process are seen in another; the table stays bounded;
-a process that ends gives its leases back; the query runner and the server's gunicorn workers
+a process that ends gives its leases back; the query runner and the server's worker processes
 apply the limits per client across processes."""
 
 from __future__ import annotations
 
-import http.client
-import json
 import multiprocessing
-import os
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 import pyoxigraph
 import pytest
+from server_workers import Answer, Workers
 
 from api.query import QueryBusy, QueryRunner, QueryTimeout, query_key
 from api.query.clients import WINDOW, ClientTable
 
-ROOT = Path(__file__).resolve().parents[2]
 FORK = multiprocessing.get_context("fork")
 # Four unconstrained patterns over 200 triples: 1.6e9 solutions to count, far past any limit.
 CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }"
@@ -230,127 +221,46 @@ def test_copies_of_a_query_share_a_fingerprint_per_dataset():
     assert query_key(QUICK, None, ["urn:example:g"]) != query_key(QUICK, ["urn:example:g"])
 
 
-# -- the server: two gunicorn workers ----------------------------------------------------------
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="ascii") as handle:
-                fields = handle.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(entry))
-    return sorted(found)
-
-
-def _get(port: int, source: str, path: str) -> tuple[int, dict[str, Any]]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60,
-                                            source_address=(source, 0))
-    try:
-        connection.request("GET", path, headers={
-            "Accept": "application/sparql-results+json, application/json"})
-        response = connection.getresponse()
-        return response.status, json.loads(response.read())
-    finally:
-        connection.close()
-
-
-def _ask(port: int, source: str, query: str) -> tuple[int, dict[str, Any]]:
-    return _get(port, source, "/sparql?" + urlencode({"query": query}))
-
-
-def _healthy(port: int) -> bool:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-    try:
-        connection.request("GET", "/healthz")
-        return connection.getresponse().status == 200
-    finally:
-        connection.close()
+# -- the server: two worker processes -----------------------------------------------------------
 
 
 def test_server_limits_hold_per_client_across_worker_processes(store, tmp_path):
-    port = _free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "api.serve", "--store", store, "--port", str(port),
-         "--workers", "2", "--threads", "4", "--log-level", "warning",
-         "--set", "query_time_limit_ms=5000", "--set", "max_queries_in_flight=1",
-         "--set", "rate_limit=1", "--set", "rate_limit_burst=20",
-         "--set", f"exports_dir={tmp_path}"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    stopped: list[int] = []
-
-    def only(worker: int, workers: list[int]) -> None:
-        """Let only `worker` accept connections: the other is stopped."""
-        for pid in stopped:
-            os.kill(pid, signal.SIGCONT)
-        stopped.clear()
-        for pid in workers:
-            if pid != worker:
-                os.kill(pid, signal.SIGSTOP)
-                stopped.append(pid)
-
+    server = Workers(store, "query_time_limit_ms=5000", "max_queries_in_flight=1",
+                     "rate_limit=1", "rate_limit_burst=20", f"exports_dir={tmp_path}")
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert server.poll() is None, server.stderr.read().decode()
-            workers = _children(server.pid)
-            try:
-                if len(workers) == 2 and _healthy(port):
-                    break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "the server never got ready"
-            time.sleep(0.2)
-        first, second = workers
         slow_client, counted_client, other_client = "127.0.3.1", "127.0.3.2", "127.0.3.3"
-
-        only(first, workers)
-        answers: list[tuple[int, dict[str, Any]]] = []
+        answers: list[Answer] = []
         for _ in range(5):
-            slow = threading.Thread(target=lambda: answers.append(_ask(port, slow_client,
-                                                                      CARTESIAN)))
+            slow = threading.Thread(target=lambda: answers.append(server.ask(slow_client,
+                                                                             CARTESIAN)))
             slow.start()
             time.sleep(0.3)  # its head start; when the next query is first, both go again
-            # With the slow query in flight in the first worker, a second one there is refused.
-            status, _ = _ask(port, slow_client, QUICK)
+            # With the slow query in flight, another of the client's is refused.
+            first = server.ask(slow_client, QUICK)
             slow.join(0.1)
-            if status == 429 and slow.is_alive():
+            if first.status == 429 and slow.is_alive():
                 break
             slow.join(60)
             answers.clear()
-        assert status == 429 and slow.is_alive()
-        for _ in range(20):
-            assert _get(port, counted_client, "/api/papers?per_page=1")[0] == 200
-
-        only(second, workers)
-        status, body = _ask(port, slow_client, QUICK)
-        assert (status, body["error"]["message"]) == (429, (
-            "too many queries at once: this client has 1 SPARQL queries in flight, the limit "
-            "is 1 (setting max_queries_in_flight); retry in 5 s"))
-        status, body = _get(port, counted_client, "/api/papers?per_page=1")  # burst spent
-        assert status == 429
-        assert body["error"]["message"].startswith(
-            "too many requests: the limit is 1 a minute per client; retry in ")
-        assert _ask(port, other_client, QUICK)[0] == 200
-
-        only(first, workers)
+        assert first.status == 429 and slow.is_alive()
+        # ...by both workers, whichever runs the slow one.
+        refused = server.from_every_worker(lambda: server.ask(slow_client, QUICK))
+        spent = [server.get(counted_client, "/api/papers?per_page=1") for _ in range(20)]
+        over = server.from_every_worker(lambda: server.get(counted_client,
+                                                           "/api/papers?per_page=1"))
+        assert server.ask(other_client, QUICK).status == 200
+        assert slow.is_alive()
         slow.join(60)
-        assert answers[0][0] == 503
-        assert "time limit" in answers[0][1]["error"]["message"]
+        assert answers[0].status == 503 and "time limit" in answers[0].message
+
+        elsewhere = [answer for answer in refused if answer.pid != answers[0].pid]
+        assert elsewhere and all((answer.status, answer.message) == (429, (
+            "too many queries at once: this client has 1 SPARQL queries in flight, the limit "
+            "is 1 (setting max_queries_in_flight); retry in 5 s")) for answer in elsewhere)
+        assert all(answer.status == 429 for answer in refused)
+        assert [answer.status for answer in spent] == [200] * 20
+        for answer in over:  # the burst is spent, in both workers
+            assert answer.status == 429 and answer.message.startswith(
+                "too many requests: the limit is 1 a minute per client; retry in "), answer
     finally:
-        for pid in stopped:
-            os.kill(pid, signal.SIGCONT)
-        server.terminate()
-        server.wait(timeout=30)
-        server.stderr.close()
+        server.close()
