@@ -18,9 +18,10 @@ from __future__ import annotations
 import argparse
 import errno
 import logging
+import os
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from granian.constants import Interfaces
@@ -29,11 +30,38 @@ from granian.server import Server
 
 from api import create_app, settings
 from api.query.clients import ClientTable
+from graph.store.http import NETRC_ENV, PASSWORD_ENV, USER_ENV
 
 #: One access-log line a request: who, when, what, the status, milliseconds, and the worker.
 ACCESS_FORMAT = ('%(addr)s - [%(time)s] "%(method)s %(path)s %(protocol)s" %(status)d '
                  '%(dt_ms).1fms')
 ACCESS_LINE = "%(message)s pid=%(process)d"
+
+
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+#: The environment variables that hold a remote store's credentials (graph/store/http.py).
+CREDENTIALS = (USER_ENV, PASSWORD_ENV, NETRC_ENV)
+
+
+def without_credentials(app: WSGIApp, names: Sequence[str] = CREDENTIALS) -> WSGIApp:
+    """`app`, given request environs without the variables `names`.
+
+    granian starts every request's WSGI environ from a copy of the server's own environment,
+    so a store password set there would travel with each request into the app, its error
+    handlers and any middleware a deployment adds; the store reads it from the process
+    environment, never from a request's.
+    """
+    present = tuple(name for name in names if name in os.environ)
+    if not present:
+        return app
+
+    def wsgi(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        for name in present:
+            environ.pop(name, None)
+        return app(environ, start_response)
+
+    return wsgi
 
 
 def _setting(text: str) -> tuple[str, str]:
@@ -117,7 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.getLogger("_granian").addFilter(
         lambda record: "Python threads" not in record.getMessage())
     # Called in each worker after the fork: each builds its own app around the shared table.
-    server.serve(target_loader=lambda _target: create_app(config))
+    server.serve(target_loader=lambda _target: without_credentials(create_app(config)))
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -81,3 +82,34 @@ def test_unknown_host_is_one_line():
     problem = serve.bind_problem("no-such-host.invalid", 5000)
     assert problem is not None and problem.startswith("--host 'no-such-host.invalid'")
     assert "\n" not in problem
+
+
+def test_store_credentials_are_taken_out_of_each_request_environ(monkeypatch):
+    monkeypatch.setenv("PAPERKG_STORE_PASSWORD", "s3cret")
+    monkeypatch.setenv("PAPERKG_STORE_USER", "dba")
+    monkeypatch.delenv("PAPERKG_STORE_NETRC", raising=False)
+    seen: list[dict] = []
+
+    def app(environ, start_response):
+        seen.append(dict(environ))
+        start_response("200 OK", [])
+        return [b""]
+
+    wrapped = serve.without_credentials(app)
+    # As granian makes it: the server's environment, then the request's own keys.
+    environ = {**os.environ, "REQUEST_METHOD": "GET", "PATH_INFO": "/"}
+    assert list(wrapped(environ, lambda status, headers: None)) == [b""]
+    assert "PAPERKG_STORE_PASSWORD" not in seen[0] and "PAPERKG_STORE_USER" not in seen[0]
+    assert seen[0]["REQUEST_METHOD"] == "GET"
+    # The process environment keeps them: the store reads them from there.
+    assert os.environ["PAPERKG_STORE_PASSWORD"] == "s3cret"
+
+
+def test_no_wrapper_without_credentials(monkeypatch):
+    for name in serve.CREDENTIALS:
+        monkeypatch.delenv(name, raising=False)
+
+    def app(environ, start_response):
+        return [b""]
+
+    assert serve.without_credentials(app) is app
