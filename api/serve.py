@@ -29,6 +29,7 @@ from granian.log import LogLevels
 from granian.server import Server
 
 from api import create_app, settings
+from api.hot_path import WSGIApp
 from api.query.clients import ClientTable
 from graph.store.http import NETRC_ENV, PASSWORD_ENV, USER_ENV
 
@@ -38,7 +39,6 @@ ACCESS_FORMAT = ('%(addr)s - [%(time)s] "%(method)s %(path)s %(protocol)s" %(sta
 ACCESS_LINE = "%(message)s pid=%(process)d"
 
 
-WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 #: The environment variables that hold a remote store's credentials (graph/store/http.py).
 CREDENTIALS = (USER_ENV, PASSWORD_ENV, NETRC_ENV)

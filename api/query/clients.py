@@ -17,8 +17,8 @@ them in this process only (tests, the development server). Both have the same me
 Memory is fixed when the table is made. A mark or a bucket may only sit in a short window of
 slots after its hash's own slot; when no slot of the window is free, the oldest mark (the
 nearest to being forgotten) or the fullest bucket (a full bucket means the same as none)
-gives way. Leases of a process that has ended are dropped: the server's master reports each
-worker's exit (`drop_process`), and a lease whose process is gone is dropped when found.
+gives way. Leases of a process that has ended are dropped: a lease whose process is gone is
+dropped when found (`drop_process` drops them at once, for a caller that sees the exit).
 Times are `time.monotonic()`, one clock for all processes of the machine on Linux.
 """
 
