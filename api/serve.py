@@ -31,7 +31,9 @@ from granian.server import Server
 from api import create_app, settings
 from api.hot_path import WSGIApp
 from api.query.clients import ClientTable
-from graph.store.http import NETRC_ENV, PASSWORD_ENV, USER_ENV
+from api.watchdog import Watchdog
+from graph.errors import StoreError
+from graph.store.http import NETRC_ENV, PASSWORD_ENV, USER_ENV, env_timeout
 
 #: One access-log line a request: who, when, what, the status, milliseconds, and the worker.
 ACCESS_FORMAT = ('%(addr)s - [%(time)s] "%(method)s %(path)s %(protocol)s" %(status)d '
@@ -73,6 +75,32 @@ def _setting(text: str) -> tuple[str, str]:
     return name.strip().lower(), value
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds >= 0")
+    return value
+
+
+def default_worker_timeout(store: str, grace: float) -> float:
+    """How long one request may run in the app before its worker is ended: `grace` (room
+    beyond the query time limit), or for a remote store twice its HTTP timeout plus 10 s
+    when that is longer (a graph request may wait on the server that long)."""
+    if store.startswith(("http://", "https://")):
+        return max(grace, 2 * env_timeout() + 10)
+    return grace
+
+
+def serving_app(config: dict[str, Any], worker_timeout: float) -> WSGIApp:
+    """The app one server worker runs: without the store's credentials in its environs and,
+    unless `worker_timeout` is 0, under a watchdog that ends the worker when a request hangs."""
+    app = without_credentials(create_app(config))
+    return Watchdog(app, worker_timeout) if worker_timeout else app
+
+
 def parser() -> argparse.ArgumentParser:
     cli = argparse.ArgumentParser(prog="python -m api.serve", description=__doc__.splitlines()[0])
     cli.add_argument("--store", help="store folder or SPARQL server URL "
@@ -85,6 +113,9 @@ def parser() -> argparse.ArgumentParser:
                      help="app threads per worker (8): requests served at once")
     cli.add_argument("--set", dest="values", type=_setting, action="append", default=[],
                      metavar="NAME=VALUE", help="a setting (repeatable)")
+    cli.add_argument("--worker-timeout", type=_seconds, default=None, metavar="SECONDS",
+                     help="end and replace a worker whose app has run one request this long "
+                     "(default: twice the query time limit plus 10 s, at least 30; 0: never)")
     cli.add_argument("--log-level", default="info", choices=[level.value for level in LogLevels],
                      help="the server's log level (info); the access log is always written")
     return cli
@@ -130,6 +161,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     config["CLIENT_TABLE"] = table
     # A query may legitimately run up to the time limit; a stopping worker gets room beyond it.
     grace = max(30, values["query_time_limit_ms"] // 1000 * 2 + 10)
+    try:
+        timeout = (default_worker_timeout(values["store"], grace)
+                   if args.worker_timeout is None else args.worker_timeout)
+    except StoreError as exc:
+        sys.stderr.write(f"paperkg: error: {exc}\n")
+        return 2
     server = Server(
         "api:create_app", address=args.host, port=args.port, interface=Interfaces.WSGI,
         workers=args.workers, blocking_threads=args.threads, websockets=False,
@@ -145,7 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.getLogger("_granian").addFilter(
         lambda record: "Python threads" not in record.getMessage())
     # Called in each worker after the fork: each builds its own app around the shared table.
-    server.serve(target_loader=lambda _target: without_credentials(create_app(config)))
+    server.serve(target_loader=lambda _target: serving_app(config, timeout))
     return 0
 
 

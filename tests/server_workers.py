@@ -63,10 +63,12 @@ class Answer:
 class Workers:
     """`python -m api.serve --workers N` with `settings` (NAME=VALUE), stopped by `close`."""
 
-    def __init__(self, store: str, *settings: str, workers: int = 2, threads: int = 4):
+    def __init__(self, store: str, *settings: str, workers: int = 2, threads: int = 4,
+                 options: tuple[str, ...] = ()):
         self.port = free_port()
         args = [sys.executable, "-m", "api.serve", "--store", store, "--port", str(self.port),
-                "--workers", str(workers), "--threads", str(threads), "--log-level", "warning"]
+                "--workers", str(workers), "--threads", str(threads), "--log-level", "warning",
+                *options]
         for setting in settings:
             args += ["--set", setting]
         self.process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE,

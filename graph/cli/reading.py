@@ -26,10 +26,16 @@ from graph.nlp.text_clean import collapse
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
 @click.option("--workers", default=2, show_default=True, type=int, help="HTTP worker processes.")
-def serve(store: str | None, host: str, port: int, workers: int) -> None:
+@click.option("--worker-timeout", type=click.FloatRange(min=0), default=None,
+              help="Seconds one request may run in the app before its worker is replaced "
+              "(default: twice the query time limit plus 10, at least 30; 0: never).")
+def serve(store: str | None, host: str, port: int, workers: int,
+          worker_timeout: float | None) -> None:
     """Serve the SPARQL endpoint, graph API and web pages (granian)."""
     args = [sys.executable, "-m", "api.serve", "--host", host, "--port", str(port),
             "--workers", str(workers)]
+    if worker_timeout is not None:
+        args += ["--worker-timeout", f"{worker_timeout:g}"]
     if store:
         args += ["--store", store]
     # graph/ never imports Flask: the server runs as its own program.
