@@ -12,6 +12,7 @@ import itertools
 import json
 import os
 import re
+import threading
 import time
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any
@@ -168,9 +169,30 @@ def reopen(store: Store, location: str, opener: str) -> Any:
     return open_read_only(location, opener)
 
 
+#: Seconds between two looks at whether the process that started this one is still there.
+PARENT_CHECK_S = 0.5
+
+
+def follow_parent(parent: int, interval: float = PARENT_CHECK_S) -> None:
+    """Exit this process once `parent` is gone (it becomes another process's child).
+
+    The parent stops a query at the time limit by killing this process; a parent killed from
+    outside (`kill -9` of a server worker) cannot, and an orphan would run its query on. A
+    closed pipe is only noticed between queries. (PR_SET_PDEATHSIG would follow the parent's
+    thread that started this process, which the server may retire while the process lives.)
+    """
+    while True:
+        time.sleep(interval)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
 def worker_main(conn: Connection, location: str, opener: str, isolate: bool) -> None:
     if isolate:
         isolate_network()
+    # After isolate_network: a user namespace can only be entered by a single thread.
+    threading.Thread(target=follow_parent, args=(os.getppid(),), daemon=True,
+                     name="paperkg-follow-parent").start()
     generation: str | None = None
     try:
         store = open_read_only(location, opener)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import http.client
 import logging
+import os
+import signal
 import threading
 import time
 from urllib.parse import urlencode
@@ -147,6 +149,47 @@ def test_a_stuck_worker_is_replaced_and_its_query_workers_go_with_it(store_locat
         assert answer.status == 200 and answer.body["boolean"] is True
     finally:
         server.close()
+
+
+@pytest.mark.slow
+def test_a_worker_killed_from_outside_takes_its_query_workers_along(store_location, tmp_path):
+    server = Workers(store_location, "query_time_limit_ms=20000", f"exports_dir={tmp_path}",
+                     workers=1, options=("--worker-timeout", "0"))
+    try:
+        [worker] = server.pids
+        failures: list[BaseException] = []
+        sent = threading.Thread(target=_send_expecting_a_cut, args=(server.port, failures))
+        sent.start()
+        query_workers: list[int] = []
+        deadline = time.monotonic() + 10
+        while not query_workers:
+            assert time.monotonic() < deadline, "no query worker started"
+            query_workers = [pid for pid in children(worker) if _is_query_worker(pid)]
+            time.sleep(0.05)
+        time.sleep(0.5)  # the query is running
+        os.kill(worker, signal.SIGKILL)
+        sent.join(30)
+        assert failures == []
+        # Left alone, the orphan would run the query to its 20 s limit and beyond.
+        deadline = time.monotonic() + 5
+        while [pid for pid in query_workers if _alive(pid)]:
+            assert time.monotonic() < deadline, [pid for pid in query_workers if _alive(pid)]
+            time.sleep(0.1)
+        # The server replaces the killed worker (stopping it while a worker starts is slow).
+        deadline = time.monotonic() + 30
+        while not (children(server.process.pid) and server._healthy()):
+            assert time.monotonic() < deadline, server.other
+            time.sleep(0.2)
+    finally:
+        server.close()
+
+
+def _is_query_worker(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return b"spawn_main" in handle.read()
+    except OSError:
+        return False
 
 
 def _send_expecting_a_cut(port: int, failures: list[BaseException]) -> None:
