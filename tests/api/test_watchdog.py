@@ -115,33 +115,51 @@ def test_zero_turns_the_watchdog_off(store_location, tmp_path):
 CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }"
 
 
+def _one_worker(store: str, folder, query_ms: int, worker_timeout: str) -> Workers:
+    return Workers(store, f"query_time_limit_ms={query_ms}", f"exports_dir={folder}",
+                   workers=1, options=("--worker-timeout", worker_timeout))
+
+
+def _slow_query(server: Workers, worker: int) -> tuple[threading.Thread, list[BaseException],
+                                                       list[int]]:
+    """Send the slow query on its own thread; that thread, its failures, and the query worker
+    processes `worker` runs it in, once they are seen."""
+    failures: list[BaseException] = []
+    sent = threading.Thread(target=_send_expecting_a_cut, args=(server.port, failures))
+    sent.start()
+    query_workers: list[int] = []
+    deadline = time.monotonic() + 10
+    while not query_workers and sent.is_alive():
+        assert time.monotonic() < deadline, "no query worker started"
+        query_workers = [pid for pid in children(worker) if _is_query_worker(pid)]
+        time.sleep(0.05)
+    return sent, failures, query_workers
+
+
+def _replaced(server: Workers, worker: int) -> None:
+    """Wait until a fresh worker answers in place of `worker` (stopping the server while a
+    worker starts is slow)."""
+    deadline = time.monotonic() + 30
+    while True:
+        pids = children(server.process.pid)
+        if pids and worker not in pids and server._healthy():
+            return
+        assert time.monotonic() < deadline, server.other
+        time.sleep(0.2)
+
+
 @pytest.mark.slow
 def test_a_stuck_worker_is_replaced_and_its_query_workers_go_with_it(store_location, tmp_path):
     # A query held 8 s by its time limit stands in for a hang: the watchdog's 1 s is shorter.
-    server = Workers(store_location, "query_time_limit_ms=8000", f"exports_dir={tmp_path}",
-                     workers=1, options=("--worker-timeout", "1"))
+    server = _one_worker(store_location, tmp_path, 8000, "1")
     try:
         [worker] = server.pids
-        failures: list[BaseException] = []
         started = time.monotonic()
-        sent = threading.Thread(target=_send_expecting_a_cut, args=(server.port, failures))
-        sent.start()
-        # The query workers the stuck worker started, seen while the query runs.
-        query_workers: list[int] = []
-        while not query_workers and sent.is_alive():
-            query_workers = children(worker)
-            time.sleep(0.05)
+        sent, failures, query_workers = _slow_query(server, worker)
         sent.join(30)
         assert failures == [] and query_workers
         assert time.monotonic() - started < 6
-        # A fresh worker answers; the old one and its query workers are gone.
-        deadline = time.monotonic() + 30
-        while True:
-            pids = children(server.process.pid)
-            if pids and worker not in pids and server._healthy():
-                break
-            assert time.monotonic() < deadline, server.other
-            time.sleep(0.2)
+        _replaced(server, worker)
         assert [pid for pid in [worker, *query_workers] if _alive(pid)] == []
         assert any("GET /sparql has run" in line and "ending the worker" in line
                    for line in server.other), server.other
@@ -153,19 +171,11 @@ def test_a_stuck_worker_is_replaced_and_its_query_workers_go_with_it(store_locat
 
 @pytest.mark.slow
 def test_a_worker_killed_from_outside_takes_its_query_workers_along(store_location, tmp_path):
-    server = Workers(store_location, "query_time_limit_ms=20000", f"exports_dir={tmp_path}",
-                     workers=1, options=("--worker-timeout", "0"))
+    server = _one_worker(store_location, tmp_path, 20000, "0")
     try:
         [worker] = server.pids
-        failures: list[BaseException] = []
-        sent = threading.Thread(target=_send_expecting_a_cut, args=(server.port, failures))
-        sent.start()
-        query_workers: list[int] = []
-        deadline = time.monotonic() + 10
-        while not query_workers:
-            assert time.monotonic() < deadline, "no query worker started"
-            query_workers = [pid for pid in children(worker) if _is_query_worker(pid)]
-            time.sleep(0.05)
+        sent, failures, query_workers = _slow_query(server, worker)
+        assert query_workers
         time.sleep(0.5)  # the query is running
         os.kill(worker, signal.SIGKILL)
         sent.join(30)
@@ -175,11 +185,7 @@ def test_a_worker_killed_from_outside_takes_its_query_workers_along(store_locati
         while [pid for pid in query_workers if _alive(pid)]:
             assert time.monotonic() < deadline, [pid for pid in query_workers if _alive(pid)]
             time.sleep(0.1)
-        # The server replaces the killed worker (stopping it while a worker starts is slow).
-        deadline = time.monotonic() + 30
-        while not (children(server.process.pid) and server._healthy()):
-            assert time.monotonic() < deadline, server.other
-            time.sleep(0.2)
+        _replaced(server, worker)
     finally:
         server.close()
 
