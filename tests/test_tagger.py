@@ -217,8 +217,50 @@ def test_joining_words_at_a_span_edge_are_trimmed():
     assert _tidied(text, "Model A", "Bag of Words") == ["Model A", "Bag of Words"]
 
 
+def test_a_span_that_lists_names_is_cut_into_them():
+    text = ("We train on Foo 2016 English–German and Bar 2017 English–Czech, then test on "
+            "ZapSet-10, ZapSet-100 and QuuxNet.")
+    assert _tidied(text, "Foo 2016 English–German and Bar 2017 English–Czech",
+                   "ZapSet-10, ZapSet-100 and QuuxNet") == [
+        "Foo 2016 English–German", "Bar 2017 English–Czech", "ZapSet-10", "ZapSet-100",
+        "QuuxNet",
+    ]
+
+
+def test_two_spans_of_one_type_with_only_a_space_between_are_one_name():
+    from graph.nlp.tagging import tidy
+
+    text = "on Foo 2016 English–German for parsing and generation"
+    spans = [Span(3, 11, "dataset", 0.9, 0.8), Span(12, 26, "dataset", 0.5, 0.4),
+             Span(31, 38, "task", 0.9), Span(39, 42, "task", 0.6), Span(43, 53, "task", 0.9)]
+    got = tidy(text, spans)
+    assert [(text[s.start:s.end], s.type) for s in got] == [
+        ("Foo 2016 English–German", "dataset"), ("parsing", "task"), ("generation", "task"),
+    ]
+    # the joined span's confidence is the length-weighted mean, its floor the lower
+    assert got[0].confidence == pytest.approx((0.9 * 8 + 0.5 * 14) / 22)
+    assert got[0].floor == 0.4
+
+
+def test_a_common_phrase_with_an_and_stays_whole():
+    text = ("question answering and reasoning, Vision and Language Navigation, "
+            "Widget VOC 2007 and 2012, WidgetNet (Doe et al., 2016)")
+    names = ["question answering and reasoning", "Vision and Language Navigation",
+             "Widget VOC 2007 and 2012", "WidgetNet (Doe et al., 2016)"]
+    assert _tidied(text, *names) == names
+
+
 def test_a_tagged_span_of_function_words_is_no_mention():
     text = "the segmentation of the images"
     spans = [Span(0, 16, "task", 0.9), Span(17, 19, "task", 0.6), Span(17, 23, "task", 0.6)]
     got = mentions.combine(text, spans, (), union=False)
     assert [m.text for m in got] == ["the segmentation"]
+
+
+def test_the_shipped_tagger_gives_two_datasets_for_a_list_of_two_qualified_names():
+    text = ("We evaluate on IWSLT 2016 English–German and WMT 2016 English–Romanian, and our "
+            "model outperforms the baseline by 1.2 BLEU.")
+    names = [(s.type, text[s.start:s.end]) for s in tagging.shared().tag(text)]
+    assert ("dataset", "IWSLT 2016 English–German") in names
+    assert ("dataset", "WMT 2016 English–Romanian") in names
+    assert not any(" and " in name for _, name in names)

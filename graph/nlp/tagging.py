@@ -9,12 +9,13 @@ with fixed options and a fixed thread count, so the same text always gives the s
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
 from graph.errors import PaperkgError
+from graph.nlp.coordination import coordinated_parts
 from graph.paths import DATA_DIR
 
 TYPES = ("method", "dataset", "task", "metric")
@@ -199,6 +200,24 @@ def _without_joining_words(text: str, start: int, end: int) -> tuple[int, int]:
         return start, end
 
 
+def joined(text: str, spans: list[Span]) -> list[Span]:
+    """`spans` (in text order) with two of one type that only a space parts made one: two
+    names do not stand side by side without a comma or a word between them, so the model
+    began the second too early ("IWSLT 2016" "English–German"). The joined span's confidence
+    is the mean of both, weighted by their lengths; its floor the lower."""
+    out: list[Span] = []
+    for span in spans:
+        if out and out[-1].type == span.type and text[out[-1].end:span.start] == " ":
+            first = out[-1]
+            a, b = first.end - first.start, span.end - span.start
+            out[-1] = replace(first, end=span.end,
+                              confidence=(first.confidence * a + span.confidence * b) / (a + b),
+                              floor=min(first.floor, span.floor))
+            continue
+        out.append(span)
+    return out
+
+
 def tidy(text: str, spans: list[Span]) -> list[Span]:
     """Spans with whole hyphenated words and clean edges; spans that name nothing dropped.
 
@@ -207,31 +226,46 @@ def tidy(text: str, spans: list[Span]) -> list[Span]:
     whole word. Dashes, commas and stray brackets at either edge are then trimmed, and so are
     joining words the model ran on into ("Penn Treebank and"); a bracket left open before a
     closing one takes it in, and a span without a letter, with fewer than two letters and
-    digits ("-", "16", "5-") or of one joining word is no mention.
+    digits ("-", "16", "5-") or of one joining word is no mention. A span that lists several
+    names is first cut into them (`coordinated_parts`); each keeps the span's confidence. Before
+    that, two spans of one type with only a space between them are one (`joined`). A
+    task is not cut: "identification of 2-character and 3-character names" is one task.
     """
+    # Each span is cleaned before two are joined, so that a joining word the model tagged
+    # alone ("parsing" "and" "generation") is gone and joins nothing.
+    clean = [Span(*edges, s.type, s.confidence, s.floor)
+             for s in spans if (edges := _clean(text, s.start, s.end)) is not None]
     out: list[Span] = []
-    for s in spans:
-        start, end = s.start, s.end
-        if start < end and text[start] in _DASHES and start > 0 and not text[start - 1].isspace():
-            start = _word_start(text, start)
-        if start < end and text[end - 1] in _DASHES and end < len(text) and not text[end].isspace():
-            end = _word_end(text, end)
-        while start < end and (text[start] in _EDGE or text[start] in ")]}"):
-            start += 1
-        while start < end and (text[end - 1] in _EDGE or text[end - 1] in "([{"):
-            end -= 1
-        start, end = _without_joining_words(text, start, end)
-        name = text[start:end]
-        if name.count("(") > name.count(")") and end < len(text) and text[end] == ")":
-            end += 1
-            name = text[start:end]
-        if (sum(c.isalnum() for c in name) < 2 or not any(c.isalpha() for c in name)
-                or name in _JOINING):
-            continue
-        if out and start < out[-1].end:
-            continue
-        out.append(Span(start, end, s.type, s.confidence, s.floor))
+    for s in joined(text, clean):
+        parts = ([(s.start, s.end)] if s.type == "task"
+                 else coordinated_parts(text, s.start, s.end))
+        for start, end in parts:
+            edges = _clean(text, start, end)
+            if edges is None or (out and edges[0] < out[-1].end):
+                continue
+            out.append(Span(edges[0], edges[1], s.type, s.confidence, s.floor))
     return out
+
+
+def _clean(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The edges of one span tidied as `tidy` says, or None when it names nothing."""
+    if start < end and text[start] in _DASHES and start > 0 and not text[start - 1].isspace():
+        start = _word_start(text, start)
+    if start < end and text[end - 1] in _DASHES and end < len(text) and not text[end].isspace():
+        end = _word_end(text, end)
+    while start < end and (text[start] in _EDGE or text[start] in ")]}"):
+        start += 1
+    while start < end and (text[end - 1] in _EDGE or text[end - 1] in "([{"):
+        end -= 1
+    start, end = _without_joining_words(text, start, end)
+    name = text[start:end]
+    if name.count("(") > name.count(")") and end < len(text) and text[end] == ")":
+        end += 1
+        name = text[start:end]
+    if (sum(c.isalnum() for c in name) < 2 or not any(c.isalpha() for c in name)
+            or name in _JOINING):
+        return None
+    return start, end
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:
