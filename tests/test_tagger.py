@@ -264,3 +264,14 @@ def test_the_shipped_tagger_gives_two_datasets_for_a_list_of_two_qualified_names
     assert ("dataset", "IWSLT 2016 English–German") in names
     assert ("dataset", "WMT 2016 English–Romanian") in names
     assert not any(" and " in name for _, name in names)
+
+
+def test_a_name_the_lexicon_lists_takes_the_lexicons_type():
+    text = "We compare Llama 2 with BM25 on language modeling"
+    spans = [Span(11, 18, "dataset", 0.9), Span(24, 28, "dataset", 0.9),
+             Span(32, 49, "method", 0.9)]
+    got = mentions.combine(text, spans, (), union=False)
+    # "language modeling" is a common phrase: the sentence, not the lexicon, types it
+    assert [(m.text, m.type) for m in got] == [
+        ("Llama 2", "model"), ("BM25", "method"), ("language modeling", "method"),
+    ]

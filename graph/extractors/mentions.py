@@ -8,7 +8,9 @@ rule candidate has exactly its edges. The rule candidates
 acronym aliases, and for a span they overlap, the proposed-name flag and the model-vs-method
 decision (the tagger has no model label). Rule candidates that no tagged span overlaps are kept
 where they come from a lexicon or an acronym definition, or are a name the abstract proposes.
-Metrics come from the rules alone: on both dev splits they beat the tagger's (docs/extraction.md).
+A tagged name that one lexicon of data/lexicons/ lists ("Llama 2", "BM25") takes that
+lexicon's type. Metrics come from the rules alone: on both dev splits they beat the tagger's
+(docs/extraction.md).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc
 
 from graph.extractors import candidates as rules
+from graph.extractors import lexicon
 from graph.model import Mention
 from graph.nlp import tagging
 from graph.nlp import tagging_cutoffs as cutoff_file
@@ -50,6 +53,18 @@ def _overlaps(a_start: int, a_end: int, b_start: int, b_end: int) -> bool:
     return a_start < b_end and b_start < a_end
 
 
+def _lexicon_type(name: str) -> str | None:
+    """The one type whose lexicon lists `name` ("Llama 2" a model, "BM25" a method), else None:
+    a curated entry knows the kind of a name better than the tagger's guess from context. Only
+    for a name by its form (a capital after the first letter, or a digit): a common phrase
+    ("language modeling") is a task or a method as the sentence uses it."""
+    if not any(ch.isdigit() for ch in name) and not any(
+            ch.isupper() for word in name.split() for ch in word[1:]):
+        return None
+    kinds = [etype for etype in lexicon.FILES if lexicon.lookup(name, etype) is not None]
+    return kinds[0] if len(kinds) == 1 else None
+
+
 def combine(
     text: str,
     spans: list[tagging.Span],
@@ -72,7 +87,7 @@ def combine(
     for s in spans:
         rule = by_span.get((s.start, s.end))
         near = [c for c in cands if _overlaps(s.start, s.end, c.start, c.end)]
-        etype = s.type
+        etype = _lexicon_type(text[s.start : s.end]) or s.type
         if etype == "method" and any(c.type == "model" for c in near):
             etype = "model"
         out.append(
