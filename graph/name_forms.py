@@ -89,6 +89,12 @@ _NETWORK_CLASS = frozenset({"model", "network", "net", "architecture"})
 _NAME_WORD = re.compile(r"^.+[A-Z]|\d")
 
 
+def is_name_shaped(text: str) -> bool:
+    """A name by its form: a word with a capital after its first letter, or a digit ("WMT
+    2016", "ImageNet", "Llama 2"); "Hidden Markov" and "language modeling" are not."""
+    return any(_NAME_WORD.search(word) for word in text.split())
+
+
 def bare_name(name: str) -> str | None:
     """The name before a closing class word, where those words are a name by their form:
     "BERT model", "BERT neural network" -> "BERT"; "COCO dataset", "CIFAR-10 data set" ->
@@ -107,7 +113,7 @@ def bare_name(name: str) -> str | None:
     else:
         return None
     rest = words[:cut]
-    if not rest or not any(_NAME_WORD.search(word) for word in rest):
+    if not rest or not is_name_shaped(" ".join(rest)):
         return None
     return " ".join(rest)
 

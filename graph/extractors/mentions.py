@@ -21,6 +21,7 @@ from spacy.tokens import Doc
 from graph.extractors import candidates as rules
 from graph.extractors import lexicon
 from graph.model import Mention
+from graph.name_forms import is_name_shaped
 from graph.nlp import tagging
 from graph.nlp import tagging_cutoffs as cutoff_file
 
@@ -58,8 +59,7 @@ def _lexicon_type(name: str) -> str | None:
     a curated entry knows the kind of a name better than the tagger's guess from context. Only
     for a name by its form (a capital after the first letter, or a digit): a common phrase
     ("language modeling") is a task or a method as the sentence uses it."""
-    if not any(ch.isdigit() for ch in name) and not any(
-            ch.isupper() for word in name.split() for ch in word[1:]):
+    if not is_name_shaped(name):
         return None
     kinds = [etype for etype in lexicon.FILES if lexicon.lookup(name, etype) is not None]
     return kinds[0] if len(kinds) == 1 else None

@@ -7,14 +7,10 @@ from __future__ import annotations
 
 import re
 
+from graph.name_forms import is_name_shaped
+
 #: what joins two names in a list: "A and B", "A, B", "A, B, or C", "A & B"
 _COORDINATION = re.compile(r",?\s+(?:and|or|&)\s+|,\s+")
-
-
-def _name_shaped(part: str) -> bool:
-    """A digit, or a capital after a word's first letter: "WMT 2016", "ImageNet", "CoNLL"."""
-    return any(ch.isdigit() for ch in part) or \
-        any(c.isupper() for word in part.split() for c in word[1:])
 
 
 def coordinated_parts(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -36,7 +32,7 @@ def coordinated_parts(text: str, start: int, end: int) -> list[tuple[int, int]]:
         parts.append((at, cut.start()))
         at = cut.end()
     parts.append((at, len(name)))
-    if not all(any(c.isalpha() for c in name[a:b]) and _name_shaped(name[a:b])
+    if not all(any(c.isalpha() for c in name[a:b]) and is_name_shaped(name[a:b])
                and name[a:b].count("(") == name[a:b].count(")") for a, b in parts):
         return [(start, end)]
     return [(start + a, start + b) for a, b in parts]
