@@ -84,6 +84,9 @@ _CLASS_WORDS = frozenset({
     "database", "score", "metric", "measure", "performance", "task",
 })
 _NETWORK_CLASS = frozenset({"model", "network", "net", "architecture"})
+#: the same words before a name, in apposition: "the benchmark CIFAR-10", "dataset RVL-CDIP"
+#: ("Task 2", "model A" and "network dissection" are no such thing)
+_LEADING_CLASS_WORDS = frozenset({"dataset", "corpus", "benchmark", "database"})
 #: a word that is a name by its form: a capital after its first letter ("BERT", "ResNet") or a
 #: digit ("T5", "CIFAR-10"); "Hidden Markov" and "Siamese" are not
 _NAME_WORD = re.compile(r"^.+[A-Z]|\d")
@@ -96,13 +99,17 @@ def is_name_shaped(text: str) -> bool:
 
 
 def bare_name(name: str) -> str | None:
-    """The name before a closing class word, where those words are a name by their form:
+    """The name before a closing class word (or after an opening one: "benchmark CIFAR-10"),
+    where those words are a name by their form:
     "BERT model", "BERT neural network" -> "BERT"; "COCO dataset", "CIFAR-10 data set" ->
     "COCO", "CIFAR-10"; "BLEU score" -> "BLEU". None when there is no such word or the rest
     is no name ("recurrent model", "Hidden Markov model", "Siamese network")."""
     words = name.split()
     if len(words) < 2:
         return None
+    if singular(words[0].lower()) in _LEADING_CLASS_WORDS:
+        after = " ".join(words[1:])
+        return after if is_name_shaped(after) and sum(c.isalpha() for c in after) >= 2 else None
     last = singular(words[-1].lower())
     if len(words) >= 3 and words[-2].lower() == "data" and last == "set":
         cut = len(words) - 2

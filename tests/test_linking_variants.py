@@ -83,6 +83,9 @@ def test_different_heads_of_different_names_stay_apart():
     ("BLEU score", "BLEU"), ("F1 scores", "F1"), ("NER task", "NER"),
     ("recurrent model", None), ("Hidden Markov model", None), ("Siamese network", None),
     ("Penn Treebank dataset", None), ("BERT", None), ("model", None),
+    ("benchmark CIFAR-10", "CIFAR-10"), ("dataset RVL-CDIP", "RVL-CDIP"),
+    ("Benchmarks MPII Human Pose", "MPII Human Pose"), ("Dataset 2", None),
+    ("corpus of text", None), ("Database Systems", None), ("model A", None),
 ])
 def test_a_name_before_a_class_word_is_the_name_where_its_form_says_name(name, bare):
     assert bare_name(name) == bare
