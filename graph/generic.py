@@ -197,6 +197,17 @@ def is_generic_mention(mention: Mention, *, sentence_start: bool = False) -> boo
     return _is_generic_cached(name, mention.type)
 
 
+def is_modifier_word(word: str, table: GenericTable | None = None) -> bool:
+    """A single word that (nearly) never ends a noun phrase in the unlabelled abstracts: it
+    modifies one ("large-scale", "public", "Gaussian")."""
+    table = table if table is not None else load()
+    key = phrase_key(word)
+    stats = table.phrases.get(key)
+    # a hyphenated word is one word here, though the table keys "large-scale" as two
+    return (stats is not None and len(word.split()) == 1
+            and stats.head < MODIFIER_HEAD_SHARE * stats.docs)
+
+
 def is_lone_modifier(mention: Mention, doc) -> bool:
     """An entity mention of one word that modifies a noun outside it: an adjective or a
     participle ("Gaussian" of "Gaussian noise", "pretrained" of "pretrained models"). Unless

@@ -275,3 +275,13 @@ def test_a_name_the_lexicon_lists_takes_the_lexicons_type():
     assert [(m.text, m.type) for m in got] == [
         ("Llama 2", "model"), ("BM25", "method"), ("language modeling", "method"),
     ]
+
+
+def test_a_dataset_name_loses_the_modifiers_before_it():
+    text = "on the large-scale ZapSet-1B corpus, image-based QuuxReID and public health data"
+    spans = [Span(text.index(n), text.index(n) + len(n), "dataset", 0.9) for n in (
+        "large-scale ZapSet-1B corpus", "image-based QuuxReID", "public health data")]
+    got = mentions.combine(text, spans, (), union=False)
+    # "public health data" has no name after the modifier: it stays as tagged
+    assert [m.text for m in got] == ["ZapSet-1B corpus", "QuuxReID", "public health data"]
+    assert [text[m.start:m.end] for m in got] == [m.text for m in got]
