@@ -82,6 +82,11 @@ class PhraseStats:
     #: abstracts in which it ends a noun phrase at least once (a stop word or the end follows)
     head: int
 
+    @property
+    def modifies(self) -> bool:
+        """It (nearly) never ends a noun phrase: it modifies one ("large-scale", "Gaussian")."""
+        return self.head < MODIFIER_HEAD_SHARE * self.docs
+
 
 @dataclass(frozen=True)
 class GenericTable:
@@ -204,8 +209,7 @@ def is_modifier_word(word: str, table: GenericTable | None = None) -> bool:
     key = phrase_key(word)
     stats = table.phrases.get(key)
     # a hyphenated word is one word here, though the table keys "large-scale" as two
-    return (stats is not None and len(word.split()) == 1
-            and stats.head < MODIFIER_HEAD_SHARE * stats.docs)
+    return stats is not None and len(word.split()) == 1 and stats.modifies
 
 
 def is_lone_modifier(mention: Mention, doc) -> bool:
@@ -264,7 +268,7 @@ def is_generic(name: str, entity_type: str, table: GenericTable | None = None) -
     stats = table.phrases.get(key)
     # A word that (nearly) never ends a noun phrase only modifies one: alone it names nothing,
     # capitalised or not ("Gaussian", "Markov", "pretrained").
-    if stats is not None and " " not in key and stats.head < MODIFIER_HEAD_SHARE * stats.docs:
+    if stats is not None and " " not in key and stats.modifies:
         return True
     if len(words) == 1 and any(ch.isupper() for ch in name):
         return False

@@ -239,8 +239,9 @@ def tidy(text: str, spans: list[Span]) -> list[Span]:
     for s in joined(text, clean):
         parts = ([(s.start, s.end)] if s.type == "task"
                  else coordinated_parts(text, s.start, s.end))
+        # a span left whole is clean already (joined spans keep clean edges); a cut part is not
         for start, end in parts:
-            edges = _clean(text, start, end)
+            edges = (start, end) if len(parts) == 1 else _clean(text, start, end)
             if edges is None or (out and edges[0] < out[-1].end):
                 continue
             out.append(Span(edges[0], edges[1], s.type, s.confidence, s.floor))
