@@ -9,8 +9,9 @@ per client across all of them.
 granian (an HTTP server written in Rust that calls the app through WSGI) rather than a server
 written in Python: on the endpoint's cheapest queries the HTTP server was most of the time
 (docs/api.md has the figures of both). Each worker listens on its own socket of the same port
-(the kernel spreads new connections over them); each access-log line names the worker's
-process id.
+(the kernel spreads new connections over them). The access log is off unless asked for
+(`--access-log`): granian writes each line through Python's logging, a quarter of the time of
+the cheapest query (docs/api.md); each line names the answering worker's process id.
 """
 
 from __future__ import annotations
@@ -117,7 +118,9 @@ def parser() -> argparse.ArgumentParser:
                      help="end and replace a worker whose app has run one request this long "
                      "(default: twice the query time limit plus 10 s, at least 30; 0: never)")
     cli.add_argument("--log-level", default="info", choices=[level.value for level in LogLevels],
-                     help="the server's log level (info); the access log is always written")
+                     help="the server's log level (info)")
+    cli.add_argument("--access-log", action="store_true",
+                     help="write a line for each request, naming the worker that answered (off)")
     return cli
 
 
@@ -170,7 +173,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     server = Server(
         "api:create_app", address=args.host, port=args.port, interface=Interfaces.WSGI,
         workers=args.workers, blocking_threads=args.threads, websockets=False,
-        log_level=LogLevels(args.log_level), log_access=True, log_access_format=ACCESS_FORMAT,
+        log_level=LogLevels(args.log_level), log_access=args.access_log,
+        log_access_format=ACCESS_FORMAT,
         log_dictconfig={"formatters": {
             "generic": {"()": "logging.Formatter", "fmt": "[%(levelname)s] %(message)s"},
             "access": {"()": "logging.Formatter", "fmt": ACCESS_LINE}}},

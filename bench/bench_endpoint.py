@@ -16,7 +16,8 @@ query worker, no limits). What paperkg spends above it is its own; what the floo
 Oxigraph's server is Python's HTTP stack. A fourth, "worker", is paperkg with
 `cheap_query_ms=0`: every query handed to a query worker process, as before that setting. A
 fifth, "wsgi", is the floor's fixed answer from a bare WSGI function under the same granian
-settings: the floor less Flask, what the HTTP server alone costs.
+settings: the floor less Flask, what the HTTP server alone costs. A sixth, "logged", is
+paperkg with its access log on (`--access-log`; off by default).
 """
 
 from __future__ import annotations
@@ -116,12 +117,12 @@ def bare_app(environ: dict, start_response: Callable[..., object]) -> list[bytes
 
 
 def start_floor(name: str = "floor", app: str = "floor_app") -> Endpoint:
-    """`app` under granian with api.serve's settings (one worker, 8 app threads, access log)."""
+    """`app` under granian with api.serve's settings (one worker, 8 app threads, no access log)."""
     port = _free_port()
     process = subprocess.Popen(
         [str(Path(sys.executable).parent / "granian"), "--interface", "wsgi",
          "--host", "127.0.0.1", "--port", str(port), "--workers", "1",
-         "--blocking-threads", "8", "--no-ws", "--log-level", "warning", "--access-log",
+         "--blocking-threads", "8", "--no-ws", "--log-level", "warning",
          "--working-dir", str(ROOT / "bench"), f"bench_endpoint:{app}"],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return Endpoint(name, port, "/sparql", process)
@@ -140,10 +141,11 @@ def build_store(papers: int, folder: Path) -> Path:
     return location
 
 
-def start_paperkg(location: Path, name: str = "paperkg", *settings: str) -> Endpoint:
+def start_paperkg(location: Path, name: str = "paperkg", *settings: str,
+                  options: tuple[str, ...] = ()) -> Endpoint:
     port = _free_port()
     args = [sys.executable, "-m", "api.serve", "--store", str(location), "--port", str(port),
-            "--log-level", "warning", "--set", "rate_limit=0"]
+            "--log-level", "warning", "--set", "rate_limit=0", *options]
     for setting in settings:
         args += ["--set", setting]
     process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL)
@@ -170,7 +172,8 @@ def main(argv: list[str] | None = None) -> int:
         location = build_store(args.papers, folder)
         endpoints = [start_paperkg(location), start_oxigraph(location), start_floor(),
                      start_paperkg(location, "worker", "cheap_query_ms=0"),
-                     start_floor("wsgi", "bare_app")]
+                     start_floor("wsgi", "bare_app"),
+                     start_paperkg(location, "logged", options=("--access-log",))]
         for endpoint in endpoints:
             endpoint.wait_ready()
         mix = queries(args.papers, n=1)
@@ -178,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
                  "2-hop aggregate": mix["2-hop"][0]}
         print(f"{args.papers} papers; {args.rounds} alternated rounds; medians in ms")
         print(f"{'query':<17} {'connection':<11} {'paperkg':>8} {'oxigraph':>9} {'ratio':>6} "
-              f"{'floor':>6} {'worker':>7} {'wsgi':>6}")
+              f"{'floor':>6} {'worker':>7} {'wsgi':>6} {'logged':>7}")
         worst = 0.0
         for keep_alive in (True, False):
             for label, query in cases.items():
@@ -198,8 +201,9 @@ def main(argv: list[str] | None = None) -> int:
                 floor = statistics.median(times["floor"])
                 worker = statistics.median(times["worker"])
                 bare = statistics.median(times["wsgi"])
+                logged = statistics.median(times["logged"])
                 print(f"{label:<17} {kind:<11} {ours:>8.2f} {theirs:>9.2f} {ours / theirs:>6.2f} "
-                      f"{floor:>6.2f} {worker:>7.2f} {bare:>6.2f}")
+                      f"{floor:>6.2f} {worker:>7.2f} {bare:>6.2f} {logged:>7.2f}")
         print(f"largest ratio: {worst:.2f} (floor: Flask under granian answering a fixed "
               "result, the same for every query; wsgi: the same without Flask)")
     finally:

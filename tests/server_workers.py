@@ -68,7 +68,7 @@ class Workers:
         self.port = free_port()
         args = [sys.executable, "-m", "api.serve", "--store", store, "--port", str(self.port),
                 "--workers", str(workers), "--threads", str(threads), "--log-level", "warning",
-                *options]
+                "--access-log", *options]
         for setting in settings:
             args += ["--set", setting]
         self.process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE,

@@ -29,13 +29,17 @@ from graph.nlp.text_clean import collapse
 @click.option("--worker-timeout", type=click.FloatRange(min=0), default=None,
               help="Seconds one request may run in the app before its worker is replaced "
               "(default: twice the query time limit plus 10, at least 30; 0: never).")
+@click.option("--access-log", is_flag=True,
+              help="Write a line for each request to standard output (off: it costs time).")
 def serve(store: str | None, host: str, port: int, workers: int,
-          worker_timeout: float | None) -> None:
+          worker_timeout: float | None, access_log: bool) -> None:
     """Serve the SPARQL endpoint, graph API and web pages (granian)."""
     args = [sys.executable, "-m", "api.serve", "--host", host, "--port", str(port),
             "--workers", str(workers)]
     if worker_timeout is not None:
         args += ["--worker-timeout", f"{worker_timeout:g}"]
+    if access_log:
+        args.append("--access-log")
     if store:
         args += ["--store", store]
     # graph/ never imports Flask: the server runs as its own program.

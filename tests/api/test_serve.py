@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -31,12 +32,13 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def test_serves_over_http(store_location):
+@pytest.mark.parametrize("access_log", [False, True])
+def test_serves_over_http(store_location, access_log):
     port = _free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "api.serve", "--store", store_location, "--port", str(port),
-         "--set", "row_cap=2", "--log-level", "warning"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+         "--set", "row_cap=2", "--log-level", "warning"] + ["--access-log"] * access_log,
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         url = f"http://127.0.0.1:{port}"
         for _ in range(300):
@@ -46,7 +48,7 @@ def test_serves_over_http(store_location):
                 break
             except OSError:
                 if process.poll() is not None:
-                    raise AssertionError(process.stderr.read().decode()) from None
+                    raise AssertionError(process.stdout.read().decode()) from None
                 time.sleep(0.1)
         query = "SELECT ?s WHERE { ?s a <https://w3id.org/paperkg/ns#Paper> }"
         request = urllib.request.Request(
@@ -58,7 +60,13 @@ def test_serves_over_http(store_location):
     finally:
         process.terminate()
         process.wait(timeout=30)
-        process.stderr.close()
+        log = process.stdout.read().decode()
+        process.stdout.close()
+    # Off unless asked for; on, one line a request naming the answering worker.
+    written = [line for line in log.splitlines() if '"POST /sparql HTTP/1.1" 200' in line]
+    assert len(written) == access_log, log
+    if access_log:
+        assert re.search(r" 200 [\d.]+ms pid=\d+$", written[0]), written[0]
 
 
 @pytest.mark.parametrize("command", [

@@ -230,5 +230,8 @@ def test_paperkg_serve_passes_the_timeout_on(monkeypatch):
     assert result.exit_code == 0, result.output
     assert ran[0][1:] == ["-m", "api.serve", "--host", "127.0.0.1", "--port", "5001",
                           "--workers", "2", "--worker-timeout", "45"]
+    CliRunner().invoke(reading.serve, ["--access-log"])
+    assert ran[1][1:] == ["-m", "api.serve", "--host", "127.0.0.1", "--port", "5000",
+                          "--workers", "2", "--access-log"]
     refused = CliRunner().invoke(reading.serve, ["--worker-timeout", "-3"])
     assert refused.exit_code == 2 and "--worker-timeout" in refused.output
