@@ -180,10 +180,10 @@ def parser() -> argparse.ArgumentParser:
 
 
 #: How data/models/tagger.onnx was trained (data/models/TAGGER.md): SciERC train for 8 epochs,
-#: then one epoch of SciERC train, SciREX train-split abstracts and about 240 tokens of each
+#: then two epochs of SciERC train, SciREX train-split abstracts and about 480 tokens of each
 #: of their bodies, from those weights.
 STAGE_1 = ("--epochs", "8")
-STAGE_2 = ("--scirex-abstracts", "--body-tokens", "240", "--epochs", "1")
+STAGE_2 = ("--scirex-abstracts", "--body-tokens", "480", "--epochs", "2")
 
 
 def reproduce(run_dir: str | Path, out_dir: str | Path | None = None, threads: int = 2) -> str:
