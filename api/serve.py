@@ -102,6 +102,26 @@ def serving_app(config: dict[str, Any], worker_timeout: float) -> WSGIApp:
     return Watchdog(app, worker_timeout) if worker_timeout else app
 
 
+class WorkerServer(Server):  # type: ignore[misc, valid-type]
+    """granian's server, whose workers honour a stop signal from the moment they are forked.
+
+    granian forks its workers with the server process's own signal handler, which only sets a
+    flag of the server object, and gives each worker a handler of its own once the worker has
+    built its app: a SIGTERM or SIGINT that reached a worker in between was lost, and the
+    worker served on until the server killed it `workers_kill_timeout` (30 s or more) later.
+    The handler inherited is this one, which in a worker (another process id) ends that
+    worker at once: it serves nothing yet, so there is nothing to finish."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.server_pid = os.getpid()
+
+    def signal_handler_interrupt(self, *args: Any, **kwargs: Any) -> None:
+        if os.getpid() != self.server_pid:
+            os._exit(0)
+        super().signal_handler_interrupt(*args, **kwargs)
+
+
 def parser() -> argparse.ArgumentParser:
     cli = argparse.ArgumentParser(prog="python -m api.serve", description=__doc__.splitlines()[0])
     cli.add_argument("--store", help="store folder or SPARQL server URL "
@@ -170,7 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StoreError as exc:
         sys.stderr.write(f"paperkg: error: {exc}\n")
         return 2
-    server = Server(
+    server = WorkerServer(
         "api:create_app", address=args.host, port=args.port, interface=Interfaces.WSGI,
         workers=args.workers, blocking_threads=args.threads, websockets=False,
         log_level=LogLevels(args.log_level), log_access=args.access_log,

@@ -121,3 +121,34 @@ def test_no_wrapper_without_credentials(monkeypatch):
         return [b""]
 
     assert serve.without_credentials(app) is app
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as listing:
+            return [int(child) for child in listing.read().split()]
+    except FileNotFoundError:
+        return []
+
+
+def test_a_stop_while_the_workers_build_their_app_ends_the_server_at_once(store_location):
+    # SIGTERM as soon as both workers are forked, while each still builds its app: before
+    # api.serve.stop_before_serving the signal was lost there and the server took its
+    # workers_kill_timeout (30 s) to stop.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "api.serve", "--store", store_location, "--port",
+         str(_free_port()), "--workers", "2", "--log-level", "warning"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while len(_children(process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert len(_children(process.pid)) >= 2, "the server forked no workers in 60 s"
+        process.terminate()
+        started = time.monotonic()
+        assert process.wait(timeout=20) == 0
+        assert time.monotonic() - started < 10
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
