@@ -120,7 +120,8 @@ def main(argv=None) -> int:
     ap.add_argument("--stage1-epochs", type=int, default=None,
                     help="epochs of the first stage (default: the shipped recipe's 8)")
     ap.add_argument("--stage2-body-tokens", type=int, default=None,
-                    help="SciREX body tokens per paper in the second stage (default: 240)")
+                    help="SciREX body tokens per paper in the second stage "
+                    "(default: the shipped recipe's, graph.tagger.train.STAGE_2)")
     ap.add_argument("--no-probs", dest="probs", action="store_false",
                     help="do not save the held-out documents' label probabilities")
     args = ap.parse_args(argv)
