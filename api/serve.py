@@ -10,7 +10,7 @@ granian (an HTTP server written in Rust that calls the app through WSGI) rather 
 written in Python: on the endpoint's cheapest queries the HTTP server was most of the time
 (docs/api.md has the figures of both). Each worker listens on its own socket of the same port
 (the kernel spreads new connections over them). The access log is off unless asked for
-(`--access-log`): granian writes each line through Python's logging, a quarter of the time of
+(`--access-log`): granian writes each line through Python's logging, about a fifth of the time of
 the cheapest query (docs/api.md); each line names the answering worker's process id.
 """
 
