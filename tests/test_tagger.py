@@ -12,6 +12,7 @@ from graph.extractors import mentions
 from graph.extractors.candidates import Candidate
 from graph.nlp import tagging
 from graph.nlp.tagging import LABELS, Span, decode, owner_of, pieces, windows
+from graph.nlp.tagging_cutoffs import Cutoffs
 from graph.tagger.data import scierc_docs, scirex_docs
 
 TEXT = "We train Llama-2-7B (a decoder) on WikiText-103 for summarisation."
@@ -143,11 +144,11 @@ def test_combine_takes_labels_types_and_lexicon_hits_from_the_rules():
         _cand(78, 86, "accuracy", "metric", ("chunk",)),
         _cand(104, 109, "Quill", "method", ("name",), proposed=True),
     )
-    got = mentions.combine(text, spans, cands)
+    got = mentions.combine(text, spans, cands, cutoffs=Cutoffs())
     assert [(m.text, m.type, m.label, m.aliases, m.proposed, m.extractor) for m in got] == [
         ("Gated Flow Networks", "method", "Gated Flow Networks", ("GFN",), True, "mentions.v2"),
         ("ResNet-50", "model", None, (), False, "mentions.v2"),
-        # metrics are the rules' (RULE_TYPES), whatever the tagger says
+        # metrics are the rules' (the cutoffs' rule_types), whatever the tagger says
         ("accuracy", "metric", None, (), False, "mentions.v2"),
         ("ImageNet", "dataset", None, (), False, "mentions.v2"),
         ("Quill", "method", None, (), True, "mentions.v2"),
@@ -156,6 +157,15 @@ def test_combine_takes_labels_types_and_lexicon_hits_from_the_rules():
     assert [(m.text, m.type) for m in no_union] == [
         ("Gated Flow Networks", "method"), ("ResNet-50", "model"), ("accuracy", "metric"),
     ]
+    # a cutoffs record that takes metrics from the tagger: its span, under its cutoff
+    tagger_metrics = Cutoffs(by_type={"metric": 0.6}, rule_types=())
+    got = mentions.combine(text, spans, cands, cutoffs=tagger_metrics)
+    assert [(m.text, m.type, m.confidence) for m in got if m.type == "metric"] == [
+        ("accuracy", "metric", 0.7)]
+    strict = Cutoffs(by_type={"metric": 0.75}, rule_types=())
+    # the tagger's span is under 0.75 and the rules' "accuracy" (a chunk) is not let in
+    assert [m for m in mentions.combine(text, spans, cands, cutoffs=strict)
+            if m.type == "metric"] == []
 
 
 def test_scierc_reader_types_and_offsets(tmp_path):

@@ -151,7 +151,14 @@ def test_the_cutoffs_file_is_read_and_checked(tmp_path):
     path = tmp_path / "t.json"
     path.write_text(json.dumps({"cutoffs": {"measure": "min", "by_type": {"task": 0.4},
                                             "rescue": "overlap"}, "command": "x"}))
-    assert cutoff_file.load(path) == Cutoffs("min", {"task": 0.4}, "overlap")
+    assert cutoff_file.load(path) == Cutoffs("min", {"task": 0.4}, "overlap", ("metric",))
+    path.write_text(json.dumps({"cutoffs": {"measure": "mean", "by_type": {"metric": 0.8},
+                                            "rescue": "none", "rule_types": []}}))
+    assert cutoff_file.load(path) == Cutoffs("mean", {"metric": 0.8}, "none", ())
+    path.write_text(json.dumps({"cutoffs": {"measure": "mean", "by_type": {},
+                                            "rule_types": ["claim"]}}))
+    with pytest.raises(InputError, match=r"unknown span type\(s\) claim"):
+        cutoff_file.load(path)
     path.write_text(json.dumps({"cutoffs": {"measure": "median", "by_type": {}}}))
     with pytest.raises(InputError, match=r"t\.json: measure must be one of mean, min"):
         cutoff_file.load(path)

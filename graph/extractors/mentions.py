@@ -10,8 +10,9 @@ decision (the tagger has no model label). Rule candidates that no tagged span ov
 where they come from a lexicon or an acronym definition, or are a name the abstract proposes.
 A tagged name that one lexicon of data/lexicons/ lists ("Llama 2", "BM25") takes that
 lexicon's type; a tagged dataset loses the modifiers before its name ("large-scale").
-Metrics come from the rules alone: on both dev splits they beat the tagger's
-(docs/extraction.md).
+Which types come from the rules alone is the cutoffs record's `rule_types`: the procedure that
+chooses the cutoffs on out-of-fold train predictions also chooses, for metrics, between the
+rules and the tagger at its best cutoff (docs/extraction.md).
 """
 
 from __future__ import annotations
@@ -33,8 +34,6 @@ NAME = "mentions.v2"
 #: rule candidates kept beside the tagger's spans: found by these generators only
 UNION_SOURCES = frozenset({"lexicon", "acronym", "acronym-use"})
 CACHE_KEY = "paperkg.tagger_spans.v1"
-#: types taken from the rule candidates rather than the tagger
-RULE_TYPES: frozenset[str] = frozenset({"metric"})
 #: types of which every rule candidate that no tagged span overlaps is kept, whatever its source
 UNION_TYPES: frozenset[str] = frozenset()
 
@@ -88,14 +87,16 @@ def combine(
     cands: tuple[rules.Candidate, ...],
     *,
     union: bool = True,
-    rule_types: frozenset[str] = RULE_TYPES,
+    rule_types: frozenset[str] | None = None,
     union_types: frozenset[str] = UNION_TYPES,
     cutoffs: cutoff_file.Cutoffs | None = None,
 ) -> list[Mention]:
     """Mentions from tagged spans and rule candidates (see the module's docstring); the types
     in `rule_types` come from the rules alone. Tagged spans under their type's confidence cutoff
-    are dropped (`cutoffs`, by default data/models/tagger.thresholds.json)."""
+    are dropped (`cutoffs`, by default data/models/tagger.thresholds.json, whose `rule_types`
+    apply when `rule_types` is None)."""
     cutoffs = cutoff_file.shipped() if cutoffs is None else cutoffs
+    rule_types = frozenset(cutoffs.rule_types) if rule_types is None else rule_types
     by_span = {(c.start, c.end): c for c in cands}
     ruled = [(c.start, c.end, c.type) for c in cands]
     out: list[Mention] = []

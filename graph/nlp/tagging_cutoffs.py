@@ -3,7 +3,8 @@
 The cutoffs live in data/models/tagger.thresholds.json, written by graph.tagger.thresholds from
 out-of-fold predictions on the train splits (never a dev split). A span is kept when its
 confidence (Span.score by the file's measure) reaches its type's cutoff, or, with a rescue
-mode, when a rule candidate agrees with it.
+mode, when a rule candidate agrees with it. The same record says which types mentions.v2 takes
+from the rules instead of the tagger (`rule_types`; metrics, in records that do not say).
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ PATH = DATA_DIR / "models" / "tagger.thresholds.json"
 #: none: the cutoff alone decides; same-span: a rule candidate on exactly the span's characters
 #: keeps it; overlap: a rule candidate of the span's type (a model for a method) that overlaps it
 RESCUES = ("none", "same-span", "overlap")
+#: the types taken from the rules when a record does not name them (records before metrics
+#: were measured both ways)
+DEFAULT_RULE_TYPES: tuple[str, ...] = ("metric",)
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,8 @@ class Cutoffs:
     measure: str = "mean"
     by_type: Mapping[str, float] = field(default_factory=dict)
     rescue: str = "none"
+    #: the types mentions.v2 takes from the rule candidates alone, not from the tagger
+    rule_types: tuple[str, ...] = DEFAULT_RULE_TYPES
 
     def keeps(self, span: Span, rules: Sequence[tuple[int, int, str]] = ()) -> bool:
         """Whether the span stays, given the rule candidates (start, end, type) of its text."""
@@ -43,7 +49,7 @@ class Cutoffs:
 
     def to_dict(self) -> dict:
         return {"measure": self.measure, "by_type": dict(sorted(self.by_type.items())),
-                "rescue": self.rescue}
+                "rescue": self.rescue, "rule_types": sorted(self.rule_types)}
 
 
 #: keeps every span (what mentions.v2 did before cutoffs)
@@ -54,16 +60,17 @@ def parse(data: dict, where: str) -> Cutoffs:
     try:
         measure, rescue = data["measure"], data.get("rescue", "none")
         by_type = {str(t): float(v) for t, v in data["by_type"].items()}
+        rule_types = tuple(str(t) for t in data.get("rule_types", DEFAULT_RULE_TYPES))
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise InputError(f"{where}: not a cutoffs record ({exc!r})") from None
     if measure not in MEASURES:
         raise InputError(f"{where}: measure must be one of {', '.join(MEASURES)}, got {measure!r}")
     if rescue not in RESCUES:
         raise InputError(f"{where}: rescue must be one of {', '.join(RESCUES)}, got {rescue!r}")
-    unknown = sorted(set(by_type) - set(TYPES))
+    unknown = sorted((set(by_type) | set(rule_types)) - set(TYPES))
     if unknown:
         raise InputError(f"{where}: unknown span type(s) {', '.join(unknown)}")
-    return Cutoffs(measure, by_type, rescue)
+    return Cutoffs(measure, by_type, rescue, rule_types)
 
 
 def load(path: str | Path = PATH) -> Cutoffs:
