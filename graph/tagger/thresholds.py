@@ -25,7 +25,7 @@ from pathlib import Path
 from graph.eval.scoring import score
 from graph.model import PaperExtraction
 from graph.nlp.tagging import MEASURES
-from graph.nlp.tagging_cutoffs import PATH, RESCUES, Cutoffs
+from graph.nlp.tagging_cutoffs import DEFAULT_RULE_TYPES, PATH, RESCUES, Cutoffs
 from graph.tagger.heldout import GOLD, Held, parse, tag
 from graph.tagger.oof_errors import analyse
 
@@ -105,10 +105,11 @@ def choose(gold, held, measures, rescues) -> tuple[Cutoffs, dict]:
     return Cutoffs(measure, picks(curves[(measure, rescue)]), rescue), curves
 
 
-def metric_source(gold, held, chosen: Cutoffs) -> tuple[Cutoffs, dict[float, dict]]:
+def metric_source(gold, held, chosen: Cutoffs) -> tuple[Cutoffs, dict, dict[float, dict]]:
     """`chosen` with metrics from the tagger at its best cutoff when that beats the rules' F1
-    (averaged over the corpora; the rules on ties), else `chosen`; and the tagger's curve."""
-    rules = figures(gold, held, replace(chosen, rule_types=("metric",)))
+    (averaged over the corpora; the rules on ties), else `chosen`; the figures with the rules'
+    metrics; and the tagger's curve."""
+    rules = figures(gold, held, replace(chosen, rule_types=DEFAULT_RULE_TYPES))
     curve = {}
     for t in GRID:
         curve[t] = figures(gold, held, replace(
@@ -116,8 +117,10 @@ def metric_source(gold, held, chosen: Cutoffs) -> tuple[Cutoffs, dict[float, dic
         log.info("metric from the tagger %.2f %s", t, curve[t])
     best = _best(curve, "metric")
     if round(f1(curve[best], "metric"), 4) > round(f1(rules, "metric"), 4):
-        return replace(chosen, by_type={**chosen.by_type, "metric": best}, rule_types=()), curve
-    return replace(chosen, rule_types=("metric",)), curve
+        chosen = replace(chosen, by_type={**chosen.by_type, "metric": best}, rule_types=())
+    else:
+        chosen = replace(chosen, rule_types=DEFAULT_RULE_TYPES)
+    return chosen, rules, curve
 
 
 def fold_runs(run_dir: Path, k: int) -> list[str]:
@@ -151,7 +154,7 @@ def main(argv=None) -> int:
     gold, held = parse(args.folds, args.limit)
     held = tag(args.run_dir, held, args.folds, args.wait)
     chosen, curves = choose(gold, held, args.measures.split(","), args.rescues.split(","))
-    chosen, metric_curve = metric_source(gold, held, chosen)
+    chosen, rules_metrics, metric_curve = metric_source(gold, held, chosen)
     curves[(chosen.measure, chosen.rescue + "/metric-from-tagger")] = metric_curve
     record = {
         "cutoffs": chosen.to_dict(),
@@ -164,10 +167,7 @@ def main(argv=None) -> int:
                      "metrics from the rules or from the tagger at its best cutoff, by the same "
                      "F1",
         "out_of_fold": {"none": figures(gold, held, Cutoffs(chosen.measure)),
-                        "metrics from the rules": figures(
-                            gold, held, replace(chosen, rule_types=("metric",),
-                                                by_type={t: v for t, v in chosen.by_type.items()
-                                                         if t != "metric"})),
+                        "metrics from the rules": rules_metrics,
                         "chosen": figures(gold, held, chosen)},
         "curves": {f"{m}/{r}": {str(t): c for t, c in curve.items()}
                    for (m, r), curve in curves.items()},
