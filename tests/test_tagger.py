@@ -252,6 +252,36 @@ def test_two_spans_of_one_type_with_only_a_space_between_are_one_name():
     assert got[0].floor == 0.4
 
 
+def test_an_acronym_in_brackets_stays_inside_its_name():
+    from graph.nlp.tagging import tidy
+
+    text = ("a gated widget network (GWN) language model, the Foo Bank (FB) corpus, "
+            "the (QB) dataset and the (XY) set here, then the ZN) tail, "
+            "sparse widget factoring (SWF) and (ACR)")
+
+    def at(name: str, typ: str, conf: float = 0.9) -> Span:
+        start = text.index(name)
+        return Span(start, start + len(name), typ, conf, conf)
+
+    spans = [at("gated widget network", "task", 0.6), at("GWN) language model", "method"),
+             at("Foo Bank", "dataset"), at("(FB) corpus", "dataset"),
+             at("(QB) dataset", "dataset"), at("(XY) set", "dataset"),
+             at("ZN) tail", "method"), at("sparse widget factoring", "method"),
+             at("SWF)", "method")]
+    got = tidy(text, spans)
+    assert [(text[s.start:s.end], s.type) for s in got] == [
+        # the later span gives the type: its head word names the thing
+        ("gated widget network (GWN) language model", "method"),
+        ("Foo Bank (FB) corpus", "dataset"),
+        # no tagged name before the bracket: the acronym alone
+        ("QB", "dataset"), ("XY", "dataset"), ("ZN", "method"),
+        # a long form and its acronym stay two names; the stray bracket goes
+        ("sparse widget factoring", "method"), ("SWF", "method"),
+    ]
+    assert got[0].confidence == pytest.approx((0.6 * 20 + 0.9 * 19) / 39)
+    assert got[0].floor == 0.6
+
+
 def test_a_common_phrase_with_an_and_stays_whole():
     text = ("question answering and reasoning, Vision and Language Navigation, "
             "Widget VOC 2007 and 2012, WidgetNet (Doe et al., 2016)")
@@ -295,3 +325,41 @@ def test_a_dataset_name_loses_the_modifiers_before_it():
     # "public health data" has no name after the modifier: it stays as tagged
     assert [m.text for m in got] == ["ZapSet-1B corpus", "QuuxReID", "public health data"]
     assert [text[m.start:m.end] for m in got] == [m.text for m in got]
+
+
+def test_a_tagged_name_that_defines_an_acronym_is_its_long_form_also_the_acronym():
+    text = ("widget sorting (WS) with a gated widget network (GWN) language model, "
+            "a Quux Widget (Challenge 4) and a widget set (singular case)")
+    names = ["widget sorting (WS)", "gated widget network (GWN) language model",
+             "Quux Widget (Challenge 4)", "widget set (singular case)"]
+    spans = [Span(text.index(n), text.index(n) + len(n), "task", 0.9) for n in names]
+    got = mentions.combine(text, spans, (), union=False)
+    assert [(m.text, m.label, m.aliases) for m in got] == [
+        ("widget sorting (WS)", "widget sorting", ("WS",)),
+        ("gated widget network (GWN) language model", "gated widget network language model",
+         ("GWN language model",)),
+        # no acronym of the words before the bracket: the name stays as it is
+        ("Quux Widget (Challenge 4)", None, ()),
+        ("widget set (singular case)", None, ()),
+    ]
+
+
+def test_a_name_with_its_acronym_links_with_the_same_name_without_it():
+    from graph.model import Paper, PaperExtraction
+    from graph.resolve import resolve
+
+    text = "We study widget sorting (WS)."
+    start = text.index("widget")
+    spans = [Span(start, start + len("widget sorting (WS)"), "task", 0.9)]
+    first = mentions.combine(text, spans, (), union=False)
+    second = mentions.combine("Widget sorting is hard.", [Span(0, 14, "task", 0.9)], (),
+                              union=False)
+    corpus = resolve([PaperExtraction(paper=Paper(key="a", abstract=text, title=""),
+                                      mentions=first),
+                      PaperExtraction(paper=Paper(key="b", abstract="", title=""),
+                                      mentions=second)])
+    assert {(e.ref, e.label, frozenset(e.aliases), frozenset(e.papers))
+            for e in corpus.entities.values()} == {
+        ("task/widget-sorting", "widget sorting", frozenset({"WS", "widget sorting (WS)"}),
+         frozenset({"a", "b"})),
+    }

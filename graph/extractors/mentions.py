@@ -23,6 +23,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc
 
 from graph import generic
+from graph.extractors import acronyms
 from graph.extractors import candidates as rules
 from graph.extractors import lexicon
 from graph.model import Mention
@@ -81,6 +82,26 @@ def _without_leading_modifiers(text: str, start: int, end: int) -> int:
         start += len(word) + 1
 
 
+def bracket_forms(name: str) -> tuple[str | None, tuple[str, ...]]:
+    """(label, aliases) of a tagged name that defines an acronym in brackets inside itself:
+    "reinforcement learning (RL)" is "reinforcement learning", also "RL"; "recurrent neural
+    network (RNN) language model" is "recurrent neural network language model", also "RNN
+    language model". (None, ()) when the bracket holds no acronym of the words before it, so
+    that the name links with the same name written without it."""
+    open_i = name.find(" (")
+    close_i = name.find(")", open_i + 2)
+    if open_i <= 0 or close_i < 0 or "(" in name[open_i + 2:close_i]:
+        return None, ()
+    long, short, tail = name[:open_i], name[open_i + 2:close_i], name[close_i + 1:].strip()
+    if not acronyms.looks_like_short_form(short) or acronyms.best_long_form(short, long) is None:
+        return None, ()
+    if not tail:
+        return long, (short,)
+    if not tail[0].isalnum():
+        return None, ()
+    return f"{long} {tail}", (f"{short} {tail}",)
+
+
 def combine(
     text: str,
     spans: list[tagging.Span],
@@ -106,6 +127,8 @@ def combine(
              replace(s, start=_without_leading_modifiers(text, s.start, s.end)) for s in spans]
     for s in spans:
         rule = by_span.get((s.start, s.end))
+        label, aliases = ((rule.label, rule.aliases) if rule
+                          else bracket_forms(text[s.start : s.end]))
         near = [c for c in cands if _overlaps(s.start, s.end, c.start, c.end)]
         etype = _lexicon_type(text[s.start : s.end]) or s.type
         if etype == "method" and any(c.type == "model" for c in near):
@@ -118,8 +141,8 @@ def combine(
                 end=s.end,
                 extractor=NAME,
                 confidence=round(s.confidence, 4),
-                label=rule.label if rule else None,
-                aliases=rule.aliases if rule else (),
+                label=label,
+                aliases=aliases,
                 # the rules see "we propose X" around a span they may have cut differently
                 proposed=any(c.proposed for c in near),
             )

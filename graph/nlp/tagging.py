@@ -218,6 +218,53 @@ def joined(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
+def _closes_early(name: str) -> int:
+    """Index of the first ")" in `name` that no "(" before it opens, or -1."""
+    depth = 0
+    for i, ch in enumerate(name):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            if depth == 0:
+                return i
+            depth -= 1
+    return -1
+
+
+def bracketed(text: str, spans: list[Span]) -> list[Span]:
+    """`spans` (in text order) with an acronym in brackets kept inside its name.
+
+    The model often restarts a name at the acronym of "recurrent neural network (RNN) language
+    model" and tags "RNN) language model", or "(UD) dataset" after a name it did not tag. A
+    span that closes a bracket it did not open, or that opens with the bracketed acronym, is
+    joined to the span that ends right before the bracket (the name is the whole phrase, its
+    type the later span's: the head word is there); with no such span it keeps the acronym
+    alone ("UD"). A span that is the acronym and its closing bracket ("LNMF)") loses the bracket.
+    """
+    out: list[Span] = []
+    for span in spans:
+        name = text[span.start:span.end]
+        close = _closes_early(name)
+        lead = name.startswith("(") and 0 < name.find(")") < len(name) - 1
+        if close < 0 and not lead:
+            out.append(span)
+            continue
+        gap = text[out[-1].end:span.start] if out else ""
+        if (close > 0 and name[close + 1:].strip() and gap in ("(", " (")) or (lead and gap == " "):
+            first = out[-1]
+            a, b = first.end - first.start, span.end - span.start
+            out[-1] = replace(first, end=span.end, type=span.type,
+                              confidence=(first.confidence * a + span.confidence * b) / (a + b),
+                              floor=min(first.floor, span.floor))
+            continue
+        inner = (span.start + 1, span.start + name.find(")")) if lead else \
+            (span.start, span.start + close)
+        edges = _clean(text, *inner)
+        if edges is not None:
+            out.append(replace(span, start=edges[0], end=edges[1]))
+    return out
+
+
 def tidy(text: str, spans: list[Span]) -> list[Span]:
     """Spans with whole hyphenated words and clean edges; spans that name nothing dropped.
 
@@ -228,7 +275,8 @@ def tidy(text: str, spans: list[Span]) -> list[Span]:
     closing one takes it in, and a span without a letter, with fewer than two letters and
     digits ("-", "16", "5-") or of one joining word is no mention. A span that lists several
     names is first cut into them (`coordinated_parts`); each keeps the span's confidence. Before
-    that, two spans of one type with only a space between them are one (`joined`). A
+    that, an acronym in brackets is put back inside its name (`bracketed`), and two spans of one
+    type with only a space between them are one (`joined`). A
     task is not cut: "identification of 2-character and 3-character names" is one task.
     """
     # Each span is cleaned before two are joined, so that a joining word the model tagged
@@ -236,7 +284,7 @@ def tidy(text: str, spans: list[Span]) -> list[Span]:
     clean = [Span(*edges, s.type, s.confidence, s.floor)
              for s in spans if (edges := _clean(text, s.start, s.end)) is not None]
     out: list[Span] = []
-    for s in joined(text, clean):
+    for s in joined(text, bracketed(text, clean)):
         parts = ([(s.start, s.end)] if s.type == "task"
                  else coordinated_parts(text, s.start, s.end))
         # a span left whole is clean already (joined spans keep clean edges); a cut part is not
