@@ -290,6 +290,37 @@ def test_a_common_phrase_with_an_and_stays_whole():
     assert _tidied(text, *names) == names
 
 
+def test_a_span_that_lists_whole_phrases_is_cut_into_them():
+    from graph.nlp.tagging import tidy
+
+    text = ("widget sorting and gadget summarization; sprocket alignment, cog parsing or "
+            "gear tagging; widget representation and recognition; syntactic and pragmatic "
+            "gadgets; identification of 2-widget and 3-widget names; widget sorting and gadget "
+            "ranking methods; widget parsing (WP) and gadget sorting")
+    names = ["widget sorting and gadget summarization",
+             "sprocket alignment, cog parsing or gear tagging",
+             "widget representation and recognition", "syntactic and pragmatic gadgets",
+             "identification of 2-widget and 3-widget names",
+             "widget sorting and gadget ranking methods", "widget parsing (WP) and gadget sorting"]
+    spans = []
+    for name in names:
+        start = text.index(name)
+        spans.append(Span(start, start + len(name), "task", 0.8, 0.7))
+    got = tidy(text, spans)
+    assert [text[s.start:s.end] for s in got] == [
+        "widget sorting", "gadget summarization", "sprocket alignment", "cog parsing",
+        "gear tagging",
+        # one word shares its head or modifier with its neighbour
+        "widget representation and recognition", "syntactic and pragmatic gadgets",
+        # a preposition ties the parts; so does a head the last part shares
+        "identification of 2-widget and 3-widget names",
+        "widget sorting and gadget ranking methods",
+        # brackets are left to the acronym rules
+        "widget parsing (WP) and gadget sorting",
+    ]
+    assert all((s.type, s.confidence, s.floor) == ("task", 0.8, 0.7) for s in got)
+
+
 def test_a_tagged_span_of_function_words_is_no_mention():
     text = "the segmentation of the images"
     spans = [Span(0, 16, "task", 0.9), Span(17, 19, "task", 0.6), Span(17, 23, "task", 0.6)]

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 
-from graph.name_forms import is_name_shaped
+from graph.generic import is_modifier_word
+from graph.name_forms import is_name_shaped, singular
 
 #: what joins two names in a list: "A and B", "A, B", "A, B, or C", "A & B"
 _COORDINATION = re.compile(r",?\s+(?:and|or|&)\s+|,\s+")
@@ -34,5 +35,45 @@ def coordinated_parts(text: str, start: int, end: int) -> list[tuple[int, int]]:
     parts.append((at, len(name)))
     if not all(any(c.isalpha() for c in name[a:b]) and is_name_shaped(name[a:b])
                and name[a:b].count("(") == name[a:b].count(")") for a, b in parts):
+        return [(start, end)]
+    return [(start + a, start + b) for a, b in parts]
+
+
+#: a list of phrases: "A and B", "A or B", "A, B and C"
+_PHRASE_LIST = re.compile(r",?\s+(?:and|or)\s+|,\s+")
+#: words that tie a phrase to what follows it: "identification of X and Y" shares "of X" and Y
+_TIES = frozenset({"of", "in", "for", "with", "on", "to", "from", "by", "between", "among",
+                   "the", "a", "an", "its", "their"})
+#: a head the last phrase may share with the others: "paraphrase extraction and ranking methods"
+_SHARED_HEADS = frozenset({"task", "problem", "method", "algorithm", "approach", "technique",
+                           "model", "system", "framework", "network", "setting", "benchmark",
+                           "application", "module", "component"})
+
+
+def listed_phrases(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The phrases of a span that lists several whole ones ("machine translation and document
+    summarization", "word breaking and OOV identification"), or the span itself.
+
+    Split only where every part has two words or more and none ties it to the rest: one word
+    alone shares a head or a modifier with its neighbour ("face representation and
+    recognition", "syntactic and pragmatic analysis", "multilingual, speaker-independent,
+    large vocabulary speech dictation" stay whole), and so does a part with a preposition or
+    an article ("identification of 2-character and 3-character names")."""
+    name = text[start:end]
+    cuts = list(_PHRASE_LIST.finditer(name))
+    if not cuts or "(" in name:
+        return [(start, end)]
+    parts, at = [], 0
+    for cut in cuts:
+        parts.append((at, cut.start()))
+        at = cut.end()
+    parts.append((at, len(name)))
+    for i, (a, b) in enumerate(parts):
+        words = name[a:b].lower().split()
+        if len(words) < 2 or _TIES & set(words):
+            return [(start, end)]
+        if i < len(parts) - 1 and is_modifier_word(words[-1]):
+            return [(start, end)]  # "parsing written and spoken language"
+    if singular(name.split()[-1].lower()) in _SHARED_HEADS:
         return [(start, end)]
     return [(start + a, start + b) for a, b in parts]

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from graph.errors import PaperkgError
-from graph.nlp.coordination import coordinated_parts
+from graph.nlp.coordination import coordinated_parts, listed_phrases
 from graph.paths import DATA_DIR
 
 TYPES = ("method", "dataset", "task", "metric")
@@ -274,10 +274,12 @@ def tidy(text: str, spans: list[Span]) -> list[Span]:
     joining words the model ran on into ("Penn Treebank and"); a bracket left open before a
     closing one takes it in, and a span without a letter, with fewer than two letters and
     digits ("-", "16", "5-") or of one joining word is no mention. A span that lists several
-    names is first cut into them (`coordinated_parts`); each keeps the span's confidence. Before
-    that, an acronym in brackets is put back inside its name (`bracketed`), and two spans of one
-    type with only a space between them are one (`joined`). A
-    task is not cut: "identification of 2-character and 3-character names" is one task.
+    names is first cut into them (`coordinated_parts`; not a task: "identification of
+    2-character and 3-character names" is one), and a span of any type that lists whole phrases
+    into those (`listed_phrases`: "machine translation and document summarization"); each part
+    keeps the span's confidence. Before that, an acronym in brackets is put back inside its
+    name (`bracketed`), and two spans of one type with only a space between them are one
+    (`joined`).
     """
     # Each span is cleaned before two are joined, so that a joining word the model tagged
     # alone ("parsing" "and" "generation") is gone and joins nothing.
@@ -287,6 +289,8 @@ def tidy(text: str, spans: list[Span]) -> list[Span]:
     for s in joined(text, bracketed(text, clean)):
         parts = ([(s.start, s.end)] if s.type == "task"
                  else coordinated_parts(text, s.start, s.end))
+        if len(parts) == 1:
+            parts = listed_phrases(text, s.start, s.end)
         # a span left whole is clean already (joined spans keep clean edges); a cut part is not
         for start, end in parts:
             edges = (start, end) if len(parts) == 1 else _clean(text, start, end)
