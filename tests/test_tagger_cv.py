@@ -173,3 +173,27 @@ def test_the_shipped_cutoffs_parse():
     shipped = cutoff_file.load()
     assert set(shipped.by_type) <= {"method", "dataset", "task", "metric"}
     assert all(0.0 <= v < 1.0 for v in shipped.by_type.values())
+
+
+def test_missed_names_are_sorted_by_why_they_were_missed():
+    from graph.eval.scores import PaperDiff
+    from graph.tagger.oof_names import name_errors, report
+
+    diffs = [
+        PaperDiff(id="p1",
+                  missed={"task": ["Training", "widget sorting", "gadget ranking", "cog folding"],
+                          "method": ["sprocket net"]},
+                  spurious={"task": ["widget sorting problem", "Sprocket Net"],
+                            "method": ["gadget-ranking"]}),
+        PaperDiff(id="p2", missed={"task": ["cog folding"]}, spurious={"dataset": ["CogSet"]}),
+    ]
+    errors = name_errors(diffs)
+    # "Training" opens a sentence: the generic word "training", kept out of the graph
+    assert dict(errors["task"].kinds) == {"generic": 1, "boundary": 1, "type": 1, "not found": 2}
+    # a spurious name of another type only counts when its words are the same
+    assert dict(errors["method"].kinds) == {"type": 1}
+    assert errors["task"].missed["cog folding"] == 2
+    assert errors["dataset"].spurious == {"CogSet": 1}
+    text = report({"toy": errors}, top=1)
+    assert "| toy | task | 5 | 1 | 1 | 1 | 2 |" in text
+    assert "- toy task, missed: cog folding 2" in text

@@ -23,9 +23,8 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc
 
 from graph import generic
-from graph.extractors import acronyms
+from graph.extractors import acronyms, lexicon
 from graph.extractors import candidates as rules
-from graph.extractors import lexicon
 from graph.model import Mention
 from graph.name_forms import is_name_shaped
 from graph.nlp import tagging

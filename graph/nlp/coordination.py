@@ -14,6 +14,16 @@ from graph.name_forms import is_name_shaped, singular
 _COORDINATION = re.compile(r",?\s+(?:and|or|&)\s+|,\s+")
 
 
+def _split(name: str, separators: re.Pattern) -> list[tuple[int, int]]:
+    """The (start, end) of each part of `name` between the matches of `separators`."""
+    parts, at = [], 0
+    for cut in separators.finditer(name):
+        parts.append((at, cut.start()))
+        at = cut.end()
+    parts.append((at, len(name)))
+    return parts
+
+
 def coordinated_parts(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The names of a span that lists several ("IWSLT 2016 English–German and WMT 2016
     English–Romanian", "CIFAR-10, CIFAR-100 and SVHN"), or the span itself.
@@ -25,16 +35,10 @@ def coordinated_parts(text: str, start: int, end: int) -> list[tuple[int, int]]:
     ("ResNet (He et al., 2016)").
     """
     name = text[start:end]
-    cuts = list(_COORDINATION.finditer(name))
-    if not cuts:
-        return [(start, end)]
-    parts, at = [], 0
-    for cut in cuts:
-        parts.append((at, cut.start()))
-        at = cut.end()
-    parts.append((at, len(name)))
-    if not all(any(c.isalpha() for c in name[a:b]) and is_name_shaped(name[a:b])
-               and name[a:b].count("(") == name[a:b].count(")") for a, b in parts):
+    parts = _split(name, _COORDINATION)
+    if len(parts) == 1 or not all(
+            any(c.isalpha() for c in name[a:b]) and is_name_shaped(name[a:b])
+            and name[a:b].count("(") == name[a:b].count(")") for a, b in parts):
         return [(start, end)]
     return [(start + a, start + b) for a, b in parts]
 
@@ -60,14 +64,9 @@ def listed_phrases(text: str, start: int, end: int) -> list[tuple[int, int]]:
     large vocabulary speech dictation" stay whole), and so does a part with a preposition or
     an article ("identification of 2-character and 3-character names")."""
     name = text[start:end]
-    cuts = list(_PHRASE_LIST.finditer(name))
-    if not cuts or "(" in name:
+    parts = _split(name, _PHRASE_LIST)
+    if len(parts) == 1 or "(" in name:
         return [(start, end)]
-    parts, at = [], 0
-    for cut in cuts:
-        parts.append((at, cut.start()))
-        at = cut.end()
-    parts.append((at, len(name)))
     for i, (a, b) in enumerate(parts):
         words = name[a:b].lower().split()
         if len(words) < 2 or _TIES & set(words):

@@ -97,11 +97,8 @@ class Tagger(nn.Module):
                     getattr(layer.qkv, kind).copy_(torch.cat(qkv))
                 dense = ((layer.attn_out, "attention.output.dense"),
                          (layer.ffn_in, "intermediate.dense"), (layer.ffn_out, "output.dense"))
-                for mod, name in dense:
-                    mod.weight.copy_(t[p + name + ".weight"])
-                    mod.bias.copy_(t[p + name + ".bias"])
                 norms = ((layer.attn_norm, "attention.output.LayerNorm"),
                          (layer.ffn_norm, "output.LayerNorm"))
-                for mod, name in norms:
-                    mod.weight.copy_(t[p + name + ".weight"])
-                    mod.bias.copy_(t[p + name + ".bias"])
+                for mod, name in (*dense, *norms):
+                    for kind in ("weight", "bias"):
+                        getattr(mod, kind).copy_(t[f"{p}{name}.{kind}"])
