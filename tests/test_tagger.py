@@ -321,6 +321,18 @@ def test_a_span_that_lists_whole_phrases_is_cut_into_them():
     assert all((s.type, s.confidence, s.floor) == ("task", 0.8, 0.7) for s in got)
 
 
+def test_a_name_headed_by_a_dataset_word_is_a_dataset():
+    text = "the Widget QA dataset, Gadget Treebank, Named Sprocket corpora and dataset pruning"
+    names = [("Widget QA dataset", "task"), ("Gadget Treebank", "method"),
+             ("Named Sprocket corpora", "task"), ("dataset pruning", "task")]
+    spans = [Span(text.index(n), text.index(n) + len(n), t, 0.9, 0.9) for n, t in names]
+    got = mentions.combine(text, spans, (), union=False, cutoffs=Cutoffs())
+    assert [(m.text, m.type) for m in got] == [
+        ("Widget QA dataset", "dataset"), ("Gadget Treebank", "dataset"),
+        ("Named Sprocket corpora", "dataset"), ("dataset pruning", "task"),
+    ]
+
+
 def test_a_tagged_span_of_function_words_is_no_mention():
     text = "the segmentation of the images"
     spans = [Span(0, 16, "task", 0.9), Span(17, 19, "task", 0.6), Span(17, 23, "task", 0.6)]

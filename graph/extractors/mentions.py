@@ -9,7 +9,8 @@ acronym aliases, and for a span they overlap, the proposed-name flag and the mod
 decision (the tagger has no model label). Rule candidates that no tagged span overlaps are kept
 where they come from a lexicon or an acronym definition, or are a name the abstract proposes.
 A tagged name that one lexicon of data/lexicons/ lists ("Llama 2", "BM25") takes that
-lexicon's type; a tagged dataset loses the modifiers before its name ("large-scale").
+lexicon's type, and one whose last word names a body of data ("the VQA dataset") is a dataset;
+a tagged dataset loses the modifiers before its name ("large-scale").
 Which types come from the rules alone is the cutoffs record's `rule_types`: the procedure that
 chooses the cutoffs on out-of-fold train predictions also chooses, for metrics, between the
 rules and the tagger at its best cutoff (docs/extraction.md).
@@ -66,6 +67,20 @@ def _lexicon_type(name: str) -> str | None:
         return None
     kinds = [etype for etype in lexicon.FILES if lexicon.lookup(name, etype) is not None]
     return kinds[0] if len(kinds) == 1 else None
+
+
+#: head words that say a name is a dataset whatever the sentence around it
+_DATASET_HEADS = frozenset({"dataset", "corpus", "corpora", "treebank"})
+
+
+def _head_type(name: str) -> str | None:
+    """"dataset" for a name whose last word names a body of data ("the VQA dataset", "Named
+    Entity corpora", "Penn Treebank"), else None: the tagger types some of them by the task
+    the sentence speaks of."""
+    words = name.lower().split()
+    if len(words) >= 2 and words[-2:] in (["data", "set"], ["data", "sets"]):
+        return "dataset"
+    return "dataset" if words and words[-1] in _DATASET_HEADS else None
 
 
 def _without_leading_modifiers(text: str, start: int, end: int) -> int:
@@ -129,7 +144,8 @@ def combine(
         label, aliases = ((rule.label, rule.aliases) if rule
                           else bracket_forms(text[s.start : s.end]))
         near = [c for c in cands if _overlaps(s.start, s.end, c.start, c.end)]
-        etype = _lexicon_type(text[s.start : s.end]) or s.type
+        etype = (_lexicon_type(text[s.start : s.end]) or _head_type(text[s.start : s.end])
+                 or s.type)
         if etype == "method" and any(c.type == "model" for c in near):
             etype = "model"
         out.append(
