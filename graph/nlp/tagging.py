@@ -208,14 +208,19 @@ def joined(text: str, spans: list[Span]) -> list[Span]:
     out: list[Span] = []
     for span in spans:
         if out and out[-1].type == span.type and text[out[-1].end:span.start] == " ":
-            first = out[-1]
-            a, b = first.end - first.start, span.end - span.start
-            out[-1] = replace(first, end=span.end,
-                              confidence=(first.confidence * a + span.confidence * b) / (a + b),
-                              floor=min(first.floor, span.floor))
+            out[-1] = _merged(out[-1], span, out[-1].type)
             continue
         out.append(span)
     return out
+
+
+def _merged(first: Span, second: Span, etype: str) -> Span:
+    """One span from `first` to the end of `second`, of type `etype`: its confidence the mean
+    of both, weighted by their lengths; its floor the lower."""
+    a, b = first.end - first.start, second.end - second.start
+    return replace(first, end=second.end, type=etype,
+                   confidence=(first.confidence * a + second.confidence * b) / (a + b),
+                   floor=min(first.floor, second.floor))
 
 
 def _closes_early(name: str) -> int:
@@ -251,11 +256,7 @@ def bracketed(text: str, spans: list[Span]) -> list[Span]:
             continue
         gap = text[out[-1].end:span.start] if out else ""
         if (close > 0 and name[close + 1:].strip() and gap in ("(", " (")) or (lead and gap == " "):
-            first = out[-1]
-            a, b = first.end - first.start, span.end - span.start
-            out[-1] = replace(first, end=span.end, type=span.type,
-                              confidence=(first.confidence * a + span.confidence * b) / (a + b),
-                              floor=min(first.floor, span.floor))
+            out[-1] = _merged(out[-1], span, span.type)
             continue
         inner = (span.start + 1, span.start + name.find(")")) if lead else \
             (span.start, span.start + close)
