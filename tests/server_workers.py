@@ -141,8 +141,11 @@ class Workers:
                 assert left > 0, f"no access-log line for {source} {path} {status}"
                 self._seen.wait(left)
 
-    def from_every_worker(self, send: Any, *, tries: int = 24) -> list[Answer]:
-        """Call `send()` (it returns an Answer) until every worker has answered; all answers."""
+    def from_every_worker(self, send: Any, *, tries: int = 60) -> list[Answer]:
+        """Call `send()` (it returns an Answer) until every worker has answered; all answers.
+        The workers share one listening socket, and on a busy machine one of them may take a
+        client's connections one after another many times over: hence the many tries (one at
+        a time: two at once from one client are not the same request to the limits)."""
         answers: list[Answer] = []
         while {answer.pid for answer in answers} != set(self.pids):
             assert len(answers) < tries, f"not every worker answered: {answers}"

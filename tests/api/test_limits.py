@@ -150,7 +150,8 @@ def test_rate_limit_is_one_bucket_across_workers(two_workers):
     client = "127.0.5.2"
     spent = [server.get(client, "/api/papers?per_page=1") for _ in range(40)]
     assert [answer.status for answer in spent] == [200] * 40
-    assert {answer.pid for answer in spent} == set(server.pids)  # the burst, spent in both
+    # Then every worker refuses, whichever of them the burst went to (one worker may take a
+    # client's connections one after another, and then the other has spent nothing itself).
     refused = server.from_every_worker(lambda: server.get(client, "/api/papers?per_page=1"))
     for answer in refused:
         assert answer.status == 429 and int(answer.retry_after or 0) >= 1, answer
