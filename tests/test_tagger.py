@@ -333,6 +333,22 @@ def test_a_name_headed_by_a_dataset_word_is_a_dataset():
     ]
 
 
+def test_a_dataset_written_with_its_class_word_is_also_its_bare_name():
+    assert mentions.without_class_word("Widgetscapes dataset") == ("Widgetscapes",)
+    assert mentions.without_class_word("Gadget Discourse corpus") == ("Gadget Discourse",)
+    # a function word or a lower-case word before the class word names nothing
+    assert mentions.without_class_word("Our dataset") == ()
+    assert mentions.without_class_word("large dataset") == ()
+    assert mentions.without_class_word("Widgetscapes") == ()
+    text = "on the Widgetscapes dataset and the Sprocket benchmarks"
+    spans = [Span(text.index(n), text.index(n) + len(n), "dataset", 0.9, 0.9)
+             for n in ("Widgetscapes dataset", "Sprocket benchmarks")]
+    got = mentions.combine(text, spans, (), union=False, cutoffs=Cutoffs())
+    assert [(m.text, m.aliases) for m in got] == [
+        ("Widgetscapes dataset", ("Widgetscapes",)), ("Sprocket benchmarks", ("Sprocket",)),
+    ]
+
+
 def test_a_tagged_span_of_function_words_is_no_mention():
     text = "the segmentation of the images"
     spans = [Span(0, 16, "task", 0.9), Span(17, 19, "task", 0.6), Span(17, 23, "task", 0.6)]

@@ -10,7 +10,8 @@ decision (the tagger has no model label). Rule candidates that no tagged span ov
 where they come from a lexicon or an acronym definition, or are a name the abstract proposes.
 A tagged name that one lexicon of data/lexicons/ lists ("Llama 2", "BM25") takes that
 lexicon's type, and one whose last word names a body of data ("the VQA dataset") is a dataset;
-a tagged dataset loses the modifiers before its name ("large-scale").
+a tagged dataset loses the modifiers before its name ("large-scale"), and one written with its
+class word is also its bare name ("Cityscapes dataset" is also "Cityscapes").
 Which types come from the rules alone is the cutoffs record's `rule_types`: the procedure that
 chooses the cutoffs on out-of-fold train predictions also chooses, for metrics, between the
 rules and the tagger at its best cutoff (docs/extraction.md).
@@ -83,6 +84,24 @@ def _head_type(name: str) -> str | None:
     return "dataset" if words and words[-1] in _DATASET_HEADS else None
 
 
+#: the words after a dataset's name that say what it is: "Cityscapes dataset"
+_DATASET_CLASS_WORDS = frozenset({"dataset", "datasets", "benchmark", "benchmarks", "corpus",
+                                  "corpora", "database"})
+
+
+def without_class_word(name: str) -> tuple[str, ...]:
+    """(the name before its class word,) for a dataset written "Cityscapes dataset", "Caltech
+    benchmark", "Penn Discourse corpus", where every word before the class word is capitalised
+    and none is a function word ("Our dataset", "The benchmark" name nothing); else ()."""
+    words = name.split()
+    if len(words) < 2 or words[-1].lower() not in _DATASET_CLASS_WORDS:
+        return ()
+    rest = words[:-1]
+    if not all(w[:1].isupper() and w.lower() not in STOP_WORDS for w in rest):
+        return ()
+    return (" ".join(rest),)
+
+
 def _without_leading_modifiers(text: str, start: int, end: int) -> int:
     """The start of a dataset name without the lower-case modifiers before it ("large-scale",
     "image-based", "public": words that the unlabelled abstracts almost never end a noun phrase
@@ -146,6 +165,8 @@ def combine(
         near = [c for c in cands if _overlaps(s.start, s.end, c.start, c.end)]
         etype = (_lexicon_type(text[s.start : s.end]) or _head_type(text[s.start : s.end])
                  or s.type)
+        if etype == "dataset":
+            aliases = (*aliases, *without_class_word(text[s.start : s.end]))
         if etype == "method" and any(c.type == "model" for c in near):
             etype = "model"
         out.append(
