@@ -340,6 +340,13 @@ def test_a_dataset_written_with_its_class_word_is_also_its_bare_name():
     assert mentions.without_class_word("Our dataset") == ()
     assert mentions.without_class_word("large dataset") == ()
     assert mentions.without_class_word("Widgetscapes") == ()
+    # a method's class words are its own: "network", "module", "approach" …
+    assert mentions.without_class_word("Bi-Gadget Flow network", "method") == ("Bi-Gadget Flow",)
+    assert mentions.without_class_word("GADGET module", "method") == ("GADGET",)
+    assert mentions.without_class_word("Widgetscapes dataset", "method") == ()
+    assert mentions.without_class_word("statistical model", "method") == ()
+    # a capitalised class word is part of the name
+    assert mentions.without_class_word("Gadget Flow Networks", "method") == ()
     text = "on the Widgetscapes dataset and the Sprocket benchmarks"
     spans = [Span(text.index(n), text.index(n) + len(n), "dataset", 0.9, 0.9)
              for n in ("Widgetscapes dataset", "Sprocket benchmarks")]

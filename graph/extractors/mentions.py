@@ -84,17 +84,24 @@ def _head_type(name: str) -> str | None:
     return "dataset" if words and words[-1] in _DATASET_HEADS else None
 
 
-#: the words after a dataset's name that say what it is: "Cityscapes dataset"
-_DATASET_CLASS_WORDS = frozenset({"dataset", "datasets", "benchmark", "benchmarks", "corpus",
-                                  "corpora", "database"})
+#: the words after a name that say what kind of thing it is: "Cityscapes dataset"
+CLASS_WORDS = {
+    "dataset": frozenset({"dataset", "datasets", "benchmark", "benchmarks", "corpus", "corpora",
+                          "database"}),
+    "method": frozenset({"method", "methods", "approach", "approaches", "framework", "model",
+                         "models", "network", "networks", "architecture", "module",
+                         "algorithm", "scheme", "unit"}),
+}
 
 
-def without_class_word(name: str) -> tuple[str, ...]:
-    """(the name before its class word,) for a dataset written "Cityscapes dataset", "Caltech
-    benchmark", "Penn Discourse corpus", where every word before the class word is capitalised
-    and none is a function word ("Our dataset", "The benchmark" name nothing); else ()."""
+def without_class_word(name: str, etype: str = "dataset") -> tuple[str, ...]:
+    """(the name before its class word,) for a name written "Cityscapes dataset", "Caltech
+    benchmark", "Bi-Directional Attention Flow network", where every word before the class
+    word of its type is capitalised and none is a function word ("Our dataset", "The model"
+    name nothing), and the class word is not ("Gated Flow Networks" and "Large Movie Review
+    Dataset" are whole names); else ()."""
     words = name.split()
-    if len(words) < 2 or words[-1].lower() not in _DATASET_CLASS_WORDS:
+    if len(words) < 2 or words[-1] not in CLASS_WORDS.get(etype, ()):
         return ()
     rest = words[:-1]
     if not all(w[:1].isupper() and w.lower() not in STOP_WORDS for w in rest):
@@ -165,8 +172,8 @@ def combine(
         near = [c for c in cands if _overlaps(s.start, s.end, c.start, c.end)]
         etype = (_lexicon_type(text[s.start : s.end]) or _head_type(text[s.start : s.end])
                  or s.type)
-        if etype == "dataset":
-            aliases = (*aliases, *without_class_word(text[s.start : s.end]))
+        if etype in CLASS_WORDS:
+            aliases = (*aliases, *without_class_word(text[s.start : s.end], etype))
         if etype == "method" and any(c.type == "model" for c in near):
             etype = "model"
         out.append(
