@@ -167,19 +167,17 @@ def combine(
              replace(s, start=_without_leading_modifiers(text, s.start, s.end)) for s in spans]
     for s in spans:
         rule = by_span.get((s.start, s.end))
-        label, aliases = ((rule.label, rule.aliases) if rule
-                          else bracket_forms(text[s.start : s.end]))
+        name = text[s.start : s.end]
+        label, aliases = (rule.label, rule.aliases) if rule else bracket_forms(name)
         near = [c for c in cands if _overlaps(s.start, s.end, c.start, c.end)]
-        etype = (_lexicon_type(text[s.start : s.end]) or _head_type(text[s.start : s.end])
-                 or s.type)
-        if etype in CLASS_WORDS:
-            aliases = (*aliases, *without_class_word(text[s.start : s.end], etype))
+        etype = _lexicon_type(name) or _head_type(name) or s.type
+        aliases = (*aliases, *without_class_word(name, etype))
         if etype == "method" and any(c.type == "model" for c in near):
             etype = "model"
         out.append(
             Mention(
                 type=etype,
-                text=text[s.start : s.end],
+                text=name,
                 start=s.start,
                 end=s.end,
                 extractor=NAME,
