@@ -197,3 +197,41 @@ def test_missed_names_are_sorted_by_why_they_were_missed():
     text = report({"toy": errors}, top=1)
     assert "| toy | task | 5 | 1 | 1 | 1 | 2 |" in text
     assert "- toy task, missed: cog folding 2" in text
+
+
+def test_a_soup_is_the_mean_of_the_runs_weights():
+    from graph.tagger.soup import mean_state
+
+    a = {"w": np.array([[1.0, 3.0]], dtype=np.float32), "position_ids": np.array([0, 1])}
+    b = {"w": np.array([[3.0, 4.0]], dtype=np.float32), "position_ids": np.array([0, 1])}
+    mean = mean_state([a, b], ["a", "b"])
+    assert mean["w"].tolist() == [[2.0, 3.5]] and mean["w"].dtype == np.float32
+    assert mean["position_ids"].tolist() == [0, 1]
+    with pytest.raises(ValueError, match="b is not the same network as a"):
+        wider = {"w": np.zeros((1, 3), dtype=np.float32), "position_ids": a["position_ids"]}
+        mean_state([a, wider], ["a", "b"])
+    with pytest.raises(ValueError, match="position_ids differs"):
+        mean_state([a, {**b, "position_ids": np.array([1, 0])}], ["a", "b"])
+    with pytest.raises(ValueError, match="at least two"):
+        mean_state([a], ["a"])
+
+
+def test_the_fold_runs_are_described_with_every_second_stage_and_the_soup(tmp_path):
+    from graph.tagger.thresholds import fold_runs
+
+    def stage(name: str, epochs: int, seed: int, body: int) -> None:
+        (tmp_path / "fold0" / name).mkdir(parents=True)
+        args = {"epochs": str(epochs), "scirex_abstracts": str(body > 0), "seed": str(seed),
+                "body_tokens": str(body), "threads": "2"}
+        (tmp_path / "fold0" / name / "train.json").write_text(json.dumps({"args": args}))
+
+    stage("stage1", 8, 13, 0)
+    stage("stage2", 2, 13, 480)
+    stage("stage2-seed14", 2, 14, 480)
+    (tmp_path / "fold0" / "soup").mkdir()
+    (tmp_path / "fold0" / "soup" / "soup.json").write_text("{}")
+    assert fold_runs(tmp_path, 1) == [
+        "fold 0/1: stage1: 8 epoch(s), scirex False, body tokens 0, seed 13, threads 2; "
+        "stage2: 2 epoch(s), scirex True, body tokens 480, seed 13, threads 2; "
+        "stage2-seed14: 2 epoch(s), scirex True, body tokens 480, seed 14, threads 2; "
+        "weights: the mean of the second stages"]

@@ -70,24 +70,19 @@ def run_fold(run_dir: Path, i: int, k: int, threads: int = 2, stage1_epochs: int
     held-out documents are listed but not tagged (graph.tagger.thresholds tags them)."""
     # deferred: torch (the `train` extra) loads only when a fold trains
     from graph.tagger import export
-    from graph.tagger.train import STAGE_1, STAGE_2, parser, train
+    from graph.tagger.train import STAGE_1, parser, second_stages, train
 
     fold = run_dir / f"fold{i}"
-    first, second, model = fold / "stage1", fold / "stage2", fold / "model"
+    first, model = fold / "stage1", fold / "model"
     common = ["--threads", str(threads), "--fold", f"{i}/{k}",
               "--scierc", str(scierc), "--scirex", str(scirex)]
     t0 = time.time()
     if not (first / "weights.pt").is_file():
         stage1 = STAGE_1 if stage1_epochs is None else ("--epochs", str(stage1_epochs))
         train(parser().parse_args(["--out", str(first), *stage1, *common]))
-    if not (second / "weights.pt").is_file():
-        stage2 = list(STAGE_2)
-        if body_tokens is not None:
-            stage2[stage2.index("--body-tokens") + 1] = str(body_tokens)
-        train(parser().parse_args(
-            ["--out", str(second), *stage2, "--init", str(first / "weights.pt"), *common]))
     if not (model / "tagger.onnx").is_file():
-        export.main([str(second), "--out", str(model)])
+        soup, _ = second_stages(fold, common, body_tokens, resume=True)
+        export.main([str(soup), "--out", str(model)])
     docs = held_out(i, k, scierc, scirex)
     if probs:
         np.savez_compressed(fold / "oof.npz", **predict(model, docs, threads))  # type: ignore[arg-type]

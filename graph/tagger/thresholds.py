@@ -128,12 +128,14 @@ def fold_runs(run_dir: Path, k: int) -> list[str]:
     out = []
     for i in range(k):
         stages = []
-        for stage in ("stage1", "stage2"):
-            path = run_dir / f"fold{i}" / stage / "train.json"
-            if path.is_file():
-                a = json.loads(path.read_text(encoding="utf-8"))["args"]
-                stages.append(f"{stage}: {a['epochs']} epoch(s), scirex {a['scirex_abstracts']}, "
-                              f"body tokens {a['body_tokens']}, threads {a['threads']}")
+        fold = run_dir / f"fold{i}"
+        for path in sorted(fold.glob("stage*/train.json")):
+            a = json.loads(path.read_text(encoding="utf-8"))["args"]
+            stages.append(f"{path.parent.name}: {a['epochs']} epoch(s), scirex "
+                          f"{a['scirex_abstracts']}, body tokens {a['body_tokens']}, seed "
+                          f"{a['seed']}, threads {a['threads']}")
+        if (fold / "soup" / "soup.json").is_file():
+            stages.append("weights: the mean of the second stages")
         out.append(f"fold {i}/{k}: " + "; ".join(stages))
     return out
 
