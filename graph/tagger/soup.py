@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -43,14 +44,15 @@ def mean_state(states: Sequence[Mapping[str, Any]], names: Sequence[str]) -> dic
 
 
 def average(runs: list[Path], out: Path) -> Path:
-    """The element-wise mean of the runs' weights.pt into out/weights.pt."""
+    """The element-wise mean of the runs' weights.pt into out/weights.pt (ValueError for a run
+    without weights or of another network)."""
     import torch  # deferred: the `train` extra
 
     names = [str(run / "weights.pt") for run in runs]
-    try:
-        mean = mean_state([torch.load(n, weights_only=True) for n in names], names)
-    except ValueError as exc:
-        raise SystemExit(f"soup: {exc}") from None
+    missing = [n for n in names if not Path(n).is_file()]
+    if missing:
+        raise ValueError(f"{missing[0]}: no such file")
+    mean = mean_state([torch.load(n, weights_only=True) for n in names], names)
     out.mkdir(parents=True, exist_ok=True)
     torch.save(mean, out / "weights.pt")
     if (runs[0] / "base").is_dir() and not (out / "base").exists():
@@ -64,7 +66,11 @@ def main(argv=None) -> int:
     ap.add_argument("runs", nargs="+", type=Path)
     ap.add_argument("--out", required=True, type=Path)
     args = ap.parse_args(argv)
-    average(args.runs, args.out)
+    try:
+        average(args.runs, args.out)
+    except ValueError as exc:
+        print(f"soup: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 
