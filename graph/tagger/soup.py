@@ -44,8 +44,8 @@ def mean_state(states: Sequence[Mapping[str, Any]], names: Sequence[str]) -> dic
 
 
 def average(runs: list[Path], out: Path) -> Path:
-    """The element-wise mean of the runs' weights.pt into out/weights.pt (ValueError for a run
-    without weights or of another network)."""
+    """The element-wise mean of the runs' weights.pt into out/weights.pt; returns `out`, a run
+    directory the export reads (ValueError for a run without weights or of another network)."""
     import torch  # deferred: the `train` extra
 
     names = [str(run / "weights.pt") for run in runs]
@@ -58,7 +58,7 @@ def average(runs: list[Path], out: Path) -> Path:
     if (runs[0] / "base").is_dir() and not (out / "base").exists():
         shutil.copytree(runs[0] / "base", out / "base")
     (out / "soup.json").write_text(json.dumps({"runs": [str(r) for r in runs]}, indent=2) + "\n")
-    return out / "weights.pt"
+    return out
 
 
 def main(argv=None) -> int:

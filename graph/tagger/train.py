@@ -206,7 +206,7 @@ def second_stages(run_dir: Path, common: list[str], body_tokens: int | None = No
                 ["--out", str(run), *stage2, "--seed", str(seed),
                  "--init", str(run_dir / "stage1" / "weights.pt"), *common])))
         runs.append(run)
-    return average(runs, run_dir / "soup").parent, metas
+    return average(runs, run_dir / "soup"), metas
 
 
 def reproduce(run_dir: str | Path, out_dir: str | Path | None = None, threads: int = 2) -> str:
