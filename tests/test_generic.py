@@ -35,6 +35,9 @@ markov\t10\t5\t5\t0\t0\t0\t0\t0
 pretrained\t12\t0\t0\t2\t10\t0\t0\t1
 pre trained\t12\t0\t0\t2\t10\t0\t0\t1
 transformer\t20\t5\t5\t0\t10\t0\t0\t12
+optimization problem\t15\t4\t4\t2\t2\t3\t0\t14
+image classification\t20\t4\t4\t4\t4\t4\t0\t10
+real world application\t9\t2\t2\t2\t2\t1\t0\t9
 """
 
 
@@ -96,6 +99,23 @@ def test_a_word_that_only_modifies_is_no_entity(table):
     assert is_generic("cue", "task", table) is False
     # the statistic is of single words: a phrase ending in one is judged as a phrase
     assert is_generic("Gaussian processes", "method", table) is False
+
+
+def test_a_task_phrase_that_always_ends_its_noun_phrase_is_a_description(table):
+    # 1.5 % of the abstracts (under the 3 % of a generic phrase), spread evenly, the end of
+    # its noun phrase in 14 of its 15 abstracts
+    assert table.share("optimization problem") == 0.015
+    assert table.spread("optimization problem") >= 0.8
+    assert is_generic("optimization problems", "task", table)
+    assert is_generic("Optimization Problem", "task", table)  # title case is no name
+    # the gold of both corpora annotates such descriptions as methods and metrics (and an
+    # unmeasured metric is generic from 2 % on)
+    assert is_generic("optimization problem", "method", table) is False
+    assert is_generic("optimization problem", "metric", table) is False
+    # as common and as even, but a modifier in half its abstracts: a name
+    assert is_generic("image classification", "task", table) is False
+    # closed, but in under 1 % of the abstracts
+    assert is_generic("real-world applications", "task", table) is False
 
 
 def test_rare_and_unknown_phrases_are_not_generic(table):
