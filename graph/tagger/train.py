@@ -180,11 +180,11 @@ def parser() -> argparse.ArgumentParser:
 
 
 #: How data/models/tagger.onnx was trained (data/models/TAGGER.md): SciERC train for 8 epochs,
-#: then two epochs of SciERC train, SciREX train-split abstracts and about 480 tokens of each
+#: then two epochs of SciERC train, SciREX train-split abstracts and about 960 tokens of each
 #: of their bodies, from those weights, once per seed of SOUP_SEEDS; the shipped weights are the
 #: mean of those second stages (graph.tagger.soup).
 STAGE_1 = ("--epochs", "8")
-STAGE_2 = ("--scirex-abstracts", "--body-tokens", "480", "--epochs", "2")
+STAGE_2 = ("--scirex-abstracts", "--body-tokens", "960", "--epochs", "2")
 SOUP_SEEDS = (13, 14, 15)
 
 
