@@ -11,10 +11,11 @@ vocabulary is uneven ("image classification" lives in CVPR, "machine translation
 metric is spared when many of its abstracts report a number next to it ("accuracy");
 "efficiency" and "convergence" are rarely measured so, and a metric that is not measured is
 generic from the share of a single word on, even or not ("objective function": a field's own
-metrics are the measured ones). A single word that almost never ends a noun phrase in the
-abstracts only modifies one ("Gaussian", "Markov", "pretrained"): alone it is no entity, even
-capitalised. The thresholds were chosen on the table alone (see docs/linking.md); no list of
-words is written by hand.
+metrics are the measured ones). A task phrase that nearly always ends its noun phrase is a
+description ("optimization problem"), generic from a lower share on (`is_closed_phrase`). A
+single word that almost never ends a noun phrase in the abstracts only modifies one
+("Gaussian", "Markov", "pretrained"): alone it is no entity, even capitalised. The thresholds
+were chosen on the table alone (see docs/linking.md); no list of words is written by hand.
 
 Three more kinds of name are no entity, whatever the table says (costs on train gold: `python
 -m graph.generic_stats --gold tests/gold/scierc-train.json`):
@@ -287,12 +288,12 @@ def is_generic(name: str, entity_type: str, table: GenericTable | None = None) -
     if entity_type == "metric" and stats.near_number >= MEASURED_SHARE * stats.docs:
         return False
     share = table.share(key)
-    # A metric of one field is measured there, and spared above: one that is not measured
-    # needs no even spread to be generic ("objective function", "loss function").
     if " " not in key:
         return share >= SINGLE_WORD_SHARE
     if entity_type in CLOSED_TYPES and is_closed_phrase(key, table):
         return True
+    # A metric of one field is measured there, and spared above: one that is not measured
+    # needs no even spread to be generic ("objective function", "loss function").
     if entity_type == "metric":
         return share >= SINGLE_WORD_SHARE
     return share >= PHRASE_SHARE and table.spread(key) >= MIN_SPREAD
