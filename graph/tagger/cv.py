@@ -4,8 +4,9 @@ error analysis (torch; the `train` extra).
     python -m graph.tagger.cv --run-dir DIR [--folds 3] [--only i]
 
 Each fold i of K (graph.tagger.folds, over SciERC train documents and SciREX train-split papers)
-is held out in turn: a model is trained on the other folds with the shipped recipe (both stages
-of graph.tagger.train), exported and quantised as the shipped model is, and run by
+is held out in turn: a model is trained on the other folds with the shipped recipe (the first
+stage of graph.tagger.train, the second once per seed and their mean weights), exported and
+quantised as the shipped model is, and run by
 graph.nlp.tagging over the held-out documents as `paperkg eval` reads them (a SciERC
 abstract's sentences joined; a SciREX paper's title and abstract). What is saved per fold,
 DIR/fold{i}/oof.jsonl (one held-out document a line: corpus, id, text, gold spans, neutral
