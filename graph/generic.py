@@ -25,6 +25,10 @@ Three more kinds of name are no entity, whatever the table says (costs on train 
   the domains extractor already reads these words as evidence of the paper's area, so the
   paper links to the area, not to a task of that name;
 - a number with a one-letter unit ("3D", "4K", "7B"): it measures something, it names nothing;
+- a training setting (`is_setting`: a name that ends with one of data/lexicons/settings.txt,
+  "learning rate", "adaptive learning rate", "batch size", "kernel hyperparameters"): what an
+  author chooses, not a method the paper uses nor a metric it measures, though the tagger,
+  seeing a number beside it, may call it a metric;
 - a mention that is one modifier word alone (`is_lone_modifier`: an adjective, or a word that
   modifies a noun outside the mention, "pretrained" of "pretrained models", "Gaussian" of
   "Gaussian noise"), which needs the parse and so is judged in the pipeline.
@@ -41,12 +45,13 @@ from pathlib import Path
 from graph.errors import InputError
 from graph.model import ENTITY_TYPES, Mention
 from graph.name_forms import bare_name, singular
-from graph.paths import DATA_DIR
+from graph.paths import DATA_DIR, LEXICONS
 from graph.slug import label_key
 from graph.taxonomy import load as load_taxonomy
 from graph.venue_tracks import TRACK_AREAS
 
 DEFAULT_PATH = DATA_DIR / "generic.tsv"
+SETTINGS_PATH = LEXICONS / "settings.txt"
 #: venue groups of the table, in its column order
 GROUPS: tuple[str, ...] = ("neurips", "icml", "cvpr", "acl", "aaai")
 _VENUE_GROUP = {"neurips": "neurips", "nips": "neurips", "icml": "icml", "cvpr": "cvpr",
@@ -202,6 +207,24 @@ def field_keys() -> frozenset[str]:
     return frozenset(keys)
 
 
+@functools.lru_cache(maxsize=1)
+def setting_keys() -> frozenset[str]:
+    """Table keys of the training settings of data/lexicons/settings.txt."""
+    try:
+        lines = SETTINGS_PATH.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise InputError(f"{SETTINGS_PATH}: cannot read the training settings: {exc}") from exc
+    return frozenset(phrase_key(line) for line in lines if line.strip() and line[0] != "#")
+
+
+def is_setting(name: str) -> bool:
+    """A name that ends with a training setting: "learning rate", "mini-batch size",
+    "neural network hyperparameters" (not "learning rate schedule", "hyperparameter tuning")."""
+    words = phrase_tokens(name)
+    keys = setting_keys()
+    return any(singular_key(words[i:]) in keys for i in range(len(words)))
+
+
 def is_generic_mention(mention: Mention, *, sentence_start: bool = False) -> bool:
     """An entity mention whose name (its label, else its words) is generic. At the start of a
     sentence the first capital of its words is the sentence's, not the name's."""
@@ -261,7 +284,7 @@ def is_generic(name: str, entity_type: str, table: GenericTable | None = None) -
     """True when `name` (an entity of `entity_type`) is a word every field uses."""
     if not name or _NUMBER_WITH_UNIT.match(name.strip()):
         return bool(name)
-    if phrase_key(name) in field_keys():
+    if phrase_key(name) in field_keys() or is_setting(name):
         return True
     bare = bare_name(name)
     if bare is not None and phrase_key(bare) in field_keys():

@@ -10,7 +10,14 @@ from pathlib import Path
 import pytest
 
 from graph.errors import InputError
-from graph.generic import field_keys, is_generic, is_generic_mention, parse, phrase_key
+from graph.generic import (
+    field_keys,
+    is_generic,
+    is_generic_mention,
+    is_setting,
+    parse,
+    phrase_key,
+)
 from graph.generic_stats import write_table
 from graph.model import Mention
 
@@ -119,7 +126,7 @@ def test_a_task_phrase_that_always_ends_its_noun_phrase_is_a_description(table):
 
 
 def test_rare_and_unknown_phrases_are_not_generic(table):
-    assert is_generic("batch size", "metric", table) is False
+    assert is_generic("edit distance", "metric", table) is False
     assert is_generic("graph coloring", "task", table) is False
     assert is_generic("", "task", table) is False
 
@@ -162,6 +169,18 @@ def test_number_with_a_unit_is_no_entity(table):
         assert is_generic(name, "task", table), name
     for name in ("ResNet-50", "T5", "C4", "3DMM", "BLEU-4", "20 Newsgroups"):
         assert is_generic(name, "dataset", table) is False, name
+
+
+def test_a_training_setting_is_no_entity(table):
+    # a hyperparameter with a number beside it ("a learning rate of 0.1") is set, not measured
+    for name in ("learning rate", "Learning Rates", "adaptive learning rate", "mini-batch size",
+                 "step-sizes", "hyper-parameters", "kernel hyperparameters", "number of epochs"):
+        assert is_generic(name, "metric", table) and is_generic(name, "method", table), name
+    # what is done with a setting, or named after one, is a method or a task
+    for name in ("learning rate schedule", "hyperparameter tuning", "hyperparameter optimization",
+                 "batch normalization", "accuracy", "top-1 accuracy"):
+        assert not is_setting(name), name
+    assert is_generic("learning rate schedule", "method", table) is False
 
 
 def test_lone_modifier_needs_the_parse():

@@ -66,6 +66,19 @@ def test_a_span_tagged_inside_a_word_grows_to_the_whole_word(tokenizer):
     ]
 
 
+@pytest.mark.parametrize("text, tagged, name", [
+    ("Results on SQuAD v2.0, and more.", "SQuAD v2", "SQuAD v2.0"),
+    ("the Prague Dependency Treebank 2.0.", "Prague Dependency Treebank 2",
+     "Prague Dependency Treebank 2.0"),
+    ("on Human3.6M and", "Human3", "Human3.6M"),
+    ("version 2. 0 of it", "version 2", "version 2"),
+])
+def test_a_span_that_stops_at_a_decimal_point_takes_the_decimals(text, tagged, name):
+    start = text.index(tagged)
+    spans = tagging.tidy(text, [Span(start, start + len(tagged), "dataset", 0.9, 0.9)])
+    assert [text[s.start:s.end] for s in spans] == [name]
+
+
 def test_parenthesised_span_keeps_its_brackets(tokenizer):
     p = pieces(tokenizer, TEXT)
     spans = decode(one_hot(len(p.ids), {9: "B-method", 10: "I-method", 11: "I-method",

@@ -180,6 +180,18 @@ def _word_end(text: str, i: int) -> int:
     return i
 
 
+def _past_decimal_point(text: str, end: int) -> int:
+    """`end`, or the end of the number when a span stops at its decimal point: the
+    pre-tokenizer makes "2", "." and "0" three words, and the model may stop at the first
+    ("Prague Dependency Treebank 2" of "... 2.0", "SQuAD v2" of "SQuAD v2.0")."""
+    n = len(text)
+    while end + 1 < n and text[end] == "." and text[end - 1].isdigit() and text[end + 1].isdigit():
+        end += 1
+        while end < n and text[end].isalnum():
+            end += 1
+    return end
+
+
 def _without_joining_words(text: str, start: int, end: int) -> tuple[int, int]:
     """The span without joining words at its end, nor the "s" of a possessive or a conjunction
     at its start ("s Book" of "Google's Book", "and WSJ")."""
@@ -271,8 +283,9 @@ def tidy(text: str, spans: list[Span]) -> list[Span]:
 
     The wordpiece pre-tokenizer splits "IMO-ProofBench" into three words, so the model can tag
     "-ProofBench" or "JiT-": a span that starts or ends on a dash inside a word grows to the
-    whole word. Dashes, commas and stray brackets at either edge are then trimmed, and so are
-    joining words the model ran on into ("Penn Treebank and"); a bracket left open before a
+    whole word, and one that stops at a decimal point takes the decimals ("SQuAD v2.0").
+    Dashes, commas and stray brackets at either edge are then trimmed, and so are joining
+    words the model ran on into ("Penn Treebank and"); a bracket left open before a
     closing one takes it in, and a span without a letter, with fewer than two letters and
     digits ("-", "16", "5-") or of one joining word is no mention. A span that lists several
     names is first cut into them (`coordinated_parts`; not a task: "identification of
@@ -307,6 +320,7 @@ def _clean(text: str, start: int, end: int) -> tuple[int, int] | None:
         start = _word_start(text, start)
     if start < end and text[end - 1] in _DASHES and end < len(text) and not text[end].isspace():
         end = _word_end(text, end)
+    end = _past_decimal_point(text, end)
     while start < end and (text[start] in _EDGE or text[start] in ")]}"):
         start += 1
     while start < end and (text[end - 1] in _EDGE or text[end - 1] in "([{"):
