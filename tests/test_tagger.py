@@ -396,6 +396,20 @@ def test_a_name_the_lexicon_lists_takes_the_lexicons_type():
     ]
 
 
+def test_a_variant_of_a_lexicon_name_takes_the_lexicons_type():
+    text = "Quill beats Llama-2-13B-chat and Zork-7B on COCO-Stuff"
+    names = ("Llama-2-13B-chat", "Zork-7B", "COCO-Stuff")
+    spans = [Span(text.index(n), text.index(n) + len(n), "dataset", 0.9) for n in names]
+    cands = (_cand(12, 28, "Llama-2-13B-chat", "model", ("name", "lexicon-variant")),
+             _cand(33, 40, "Zork-7B", "model", ("name",)),
+             _cand(44, 54, "COCO-Stuff", "dataset", ("name", "lexicon-variant")))
+    got = mentions.combine(text, spans, cands, union=False, cutoffs=Cutoffs())
+    # a coined name the rules do not tie to a lexicon name keeps the tagger's type
+    assert [(m.text, m.type) for m in got] == [
+        ("Llama-2-13B-chat", "model"), ("Zork-7B", "dataset"), ("COCO-Stuff", "dataset"),
+    ]
+
+
 def test_a_dataset_name_loses_the_modifiers_before_it():
     text = "on the large-scale ZapSet-1B corpus, image-based QuuxReID and public health data"
     spans = [Span(text.index(n), text.index(n) + len(n), "dataset", 0.9) for n in (

@@ -8,10 +8,11 @@ rule candidate has exactly its edges. The rule candidates
 acronym aliases, and for a span they overlap, the proposed-name flag and the model-vs-method
 decision (the tagger has no model label). Rule candidates that no tagged span overlaps are kept
 where they come from a lexicon or an acronym definition, or are a name the abstract proposes.
-A tagged name that one lexicon of data/lexicons/ lists ("Llama 2", "BM25") takes that
-lexicon's type, and one whose last word names a body of data ("the VQA dataset") is a dataset;
-a tagged dataset loses the modifiers before its name ("large-scale"), and one written with its
-class word is also its bare name ("Cityscapes dataset" is also "Cityscapes").
+A tagged name that one lexicon of data/lexicons/ lists ("Llama 2", "BM25"), or that the rules
+read as a variant of one ("Llama-2-13B-chat"), takes that lexicon's type, and one whose last
+word names a body of data ("the VQA dataset") is a dataset; a tagged dataset loses the
+modifiers before its name ("large-scale"), and one written with its class word is also its
+bare name ("Cityscapes dataset" is also "Cityscapes").
 Which types come from the rules alone is the cutoffs record's `rule_types`: the procedure that
 chooses the cutoffs on out-of-fold train predictions also chooses, for metrics, between the
 rules and the tagger at its best cutoff (docs/extraction.md).
@@ -68,6 +69,13 @@ def _lexicon_type(name: str) -> str | None:
         return None
     kinds = [etype for etype in lexicon.FILES if lexicon.lookup(name, etype) is not None]
     return kinds[0] if len(kinds) == 1 else None
+
+
+def _variant_type(rule: rules.Candidate | None) -> str | None:
+    """The type of a lexicon name that the rules found this name to be a variant of, on the
+    same characters ("Llama-2-13B-chat" of the model Llama 2, "COCO-Stuff" of the dataset COCO),
+    else None: the tagger, seeing a new checkpoint next to "on", may call it a dataset."""
+    return rule.type if rule is not None and "lexicon-variant" in rule.sources else None
 
 
 #: head words that say a name is a dataset whatever the sentence around it
@@ -170,7 +178,7 @@ def combine(
         name = text[s.start : s.end]
         label, aliases = (rule.label, rule.aliases) if rule else bracket_forms(name)
         near = [c for c in cands if _overlaps(s.start, s.end, c.start, c.end)]
-        etype = _lexicon_type(name) or _head_type(name) or s.type
+        etype = _lexicon_type(name) or _variant_type(rule) or _head_type(name) or s.type
         aliases = (*aliases, *without_class_word(name, etype))
         if etype == "method" and any(c.type == "model" for c in near):
             etype = "model"
