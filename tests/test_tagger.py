@@ -410,6 +410,22 @@ def test_a_variant_of_a_lexicon_name_takes_the_lexicons_type():
     ]
 
 
+def test_a_span_that_stops_inside_a_known_name_grows_to_it():
+    text = "We fine-tune wav2vec 2.0 and ViT-B/16 on Zork 2012, then Zork again"
+    spans = [Span(13, 20, "method", 0.9), Span(29, 34, "method", 0.9),
+             Span(41, 45, "dataset", 0.9), Span(57, 61, "dataset", 0.9)]
+    cands = (_cand(13, 24, "wav2vec 2.0", "model", ("lexicon",)),
+             _cand(29, 37, "ViT-B/16", "model", ("name", "lexicon-variant")),
+             _cand(41, 50, "Zork 2012", "dataset", ("name",)),
+             _cand(57, 61, "Zork", "dataset", ("name", "lexicon-variant")))
+    got = mentions.combine(text, spans, cands, union=False, cutoffs=Cutoffs())
+    # "Zork 2012" is no lexicon name nor a variant of one: the tagged span stays as it is
+    assert [(m.text, m.type) for m in got] == [
+        ("wav2vec 2.0", "model"), ("ViT-B/16", "model"), ("Zork", "dataset"),
+        ("Zork", "dataset"),
+    ]
+
+
 def test_a_dataset_name_loses_the_modifiers_before_it():
     text = "on the large-scale ZapSet-1B corpus, image-based QuuxReID and public health data"
     spans = [Span(text.index(n), text.index(n) + len(n), "dataset", 0.9) for n in (

@@ -9,10 +9,11 @@ acronym aliases, and for a span they overlap, the proposed-name flag and the mod
 decision (the tagger has no model label). Rule candidates that no tagged span overlaps are kept
 where they come from a lexicon or an acronym definition, or are a name the abstract proposes.
 A tagged name that one lexicon of data/lexicons/ lists ("Llama 2", "BM25"), or that the rules
-read as a variant of one ("Llama-2-13B-chat"), takes that lexicon's type, and one whose last
-word names a body of data ("the VQA dataset") is a dataset; a tagged dataset loses the
-modifiers before its name ("large-scale"), and one written with its class word is also its
-bare name ("Cityscapes dataset" is also "Cityscapes").
+read as a variant of one ("Llama-2-13B-chat"), takes that lexicon's type (a span that stops
+inside such a name, where the name starts, grows to it: "wav2vec" of "wav2vec 2.0"), and one
+whose last word names a body of data ("the VQA dataset") is a dataset; a tagged dataset loses
+the modifiers before its name ("large-scale"), and one written with its class word is also
+its bare name ("Cityscapes dataset" is also "Cityscapes").
 Which types come from the rules alone is the cutoffs record's `rule_types`: the procedure that
 chooses the cutoffs on out-of-fold train predictions also chooses, for metrics, between the
 rules and the tagger at its best cutoff (docs/extraction.md).
@@ -130,6 +131,29 @@ def _without_leading_modifiers(text: str, start: int, end: int) -> int:
         start += len(word) + 1
 
 
+_KNOWN_SOURCES = frozenset({"lexicon", "lexicon-variant"})
+
+
+def _to_known_names(text: str, spans: list[tagging.Span],
+                    cands: tuple[rules.Candidate, ...]) -> list[tagging.Span]:
+    """`spans`, each that stops inside a lexicon name or a variant of one that starts where it
+    does, grown to that name ("wav2vec" of "wav2vec 2.0", "ViT-B" of "ViT-B/16", "Pascal VOC"
+    of "Pascal VOC 2012"): the model often leaves a version or edition out. Names by their
+    form only; a span grown onto another's edges is dropped."""
+    known = [c for c in cands if _KNOWN_SOURCES & set(c.sources)
+             and is_name_shaped(text[c.start:c.end])]
+    out: list[tagging.Span] = []
+    seen: set[tuple[int, int]] = set()
+    for s in spans:
+        longer = [c for c in known if c.start == s.start and s.end < c.end]
+        if longer:
+            s = replace(s, end=max(c.end for c in longer))
+        if (s.start, s.end) not in seen:
+            seen.add((s.start, s.end))
+            out.append(s)
+    return out
+
+
 def bracket_forms(name: str) -> tuple[str | None, tuple[str, ...]]:
     """(label, aliases) of a tagged name that defines an acronym in brackets inside itself:
     "reinforcement learning (RL)" is "reinforcement learning", also "RL"; "recurrent neural
@@ -173,6 +197,7 @@ def combine(
              and not function_words(text[s.start : s.end])]
     spans = [s if s.type != "dataset" else
              replace(s, start=_without_leading_modifiers(text, s.start, s.end)) for s in spans]
+    spans = _to_known_names(text, spans, cands)
     for s in spans:
         rule = by_span.get((s.start, s.end))
         name = text[s.start : s.end]
