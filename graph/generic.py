@@ -17,7 +17,7 @@ single word that almost never ends a noun phrase in the abstracts only modifies 
 ("Gaussian", "Markov", "pretrained"): alone it is no entity, even capitalised. The thresholds
 were chosen on the table alone (see docs/linking.md); no list of words is written by hand.
 
-Three more kinds of name are no entity, whatever the table says (costs on train gold: `python
+Four more kinds of name are no entity, whatever the table says (costs on train gold: `python
 -m graph.generic_stats --gold tests/gold/scierc-train.json`):
 - the name of a research field: a top concept of data/taxonomy.ttl ("Computer vision"), the
   acronym of one that the taxonomy lists ("NLP", and "NLP tasks", which resolves to it:
