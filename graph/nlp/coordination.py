@@ -1,6 +1,6 @@
 """Names in a list: the tagger sometimes runs one span over several names ("IWSLT 2016
 English–German and WMT 2016 English–Romanian"); each name is its own node. (Its opposite, one
-name cut in two, is `graph.nlp.tagging.joined`.)
+name cut in two, is `graph.nlp.spans.joined`.)
 """
 
 from __future__ import annotations
