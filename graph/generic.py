@@ -15,7 +15,8 @@ metrics are the measured ones). A task phrase that nearly always ends its noun p
 description ("optimization problem"), generic from a lower share on (`is_closed_phrase`). A
 single word that almost never ends a noun phrase in the abstracts only modifies one
 ("Gaussian", "Markov", "pretrained"): alone it is no entity, even capitalised. The thresholds
-were chosen on the table alone (see docs/linking.md); no list of words is written by hand.
+were chosen on the table alone (see docs/linking.md); no list of generic words is written by
+hand (the training settings below are a short list of a closed class, not of generic words).
 
 Four more kinds of name are no entity, whatever the table says (costs on train gold: `python
 -m graph.generic_stats --gold tests/gold/scierc-train.json`):
