@@ -55,10 +55,13 @@ class Services:
         """The generation on disk now of the store as this object opened it, without reopening
         it; None before it is opened."""
         store = self._store
-        return None if store is None else str(store.generation())
+        return None if store is None else store.generation()
 
     @property
     def runner(self) -> QueryRunner:
+        runner = self._runner  # asked on every query: no lock once made
+        if runner is not None:
+            return runner
         with self._lock:
             if self._runner is None:
                 self._runner = QueryRunner(

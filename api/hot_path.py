@@ -33,8 +33,9 @@ from werkzeug.wrappers import Request
 
 from api.query import check_query
 from api.query.admission import SLOW_CLIENT_MEMORY_S
+from api.query.results import media_type_of
 from api.query.runner import Prepared, is_remote
-from api.sparql import GRAPH_TYPES, RESULTS_TYPES, result_headers
+from api.sparql import GRAPH_TYPES, RESULTS_TYPES, answer_headers, content_type
 from graph.errors import StoreError
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,7 @@ WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 class Plan:
     prepared: Prepared
     generation: str
+    type_header: str  # the answer's Content-Type, as Flask's path sends it
 
 
 class HotPath:
@@ -106,22 +108,24 @@ class HotPath:
     def _answer(self, plan: Plan, client: str) -> tuple[list[tuple[str, str]], bytes] | None:
         """The headers and body of `plan` run here, or None (nothing taken) for Flask."""
         runner = self.services.runner
-        if plan.prepared.cheap not in runner.cheap:
+        prepared = plan.prepared
+        if prepared.cheap not in runner.cheap:
             return None
-        if not self.table.admit(client, plan.prepared.query, time.monotonic(),
+        if not self.table.admit(client, prepared.query, time.monotonic(),
                                 rate_per_s=self.rate, burst=self.burst, cap=self.cap,
                                 memory_s=SLOW_CLIENT_MEMORY_S):
             return None
         try:
-            result = runner.run_cheap(plan.prepared)
+            payload = runner.cheap.run(prepared.job, prepared.cheap)
         except Exception:  # the ordinary path runs it again and reports what went wrong
             log.exception("the hot path could not run a cheap query")
-            result = None
-        if result is None:
+            payload = None
+        if payload is None:
             return None
-        headers = result_headers(result)
-        headers.append(("Content-Length", str(len(result.body))))
-        return headers, result.body
+        body, _form, rows, truncated = payload
+        headers = answer_headers(plan.type_header, rows, truncated)
+        headers.append(("Content-Length", str(len(body))))
+        return headers, body
 
     def _learn(self, shape: tuple[Any, ...], environ: dict[str, Any],
                start_response: Callable[..., Any]) -> Iterable[bytes]:
@@ -160,4 +164,5 @@ class HotPath:
         prepared = self.services.runner.prepare(
             sparql, form=form, media_type=accept or offered[0], generation=generation,
             base_iri=base_iri)
-        return Plan(prepared, generation)
+        media_type = media_type_of(form, prepared.results_format, prepared.graph_format)
+        return Plan(prepared, generation, content_type(media_type))

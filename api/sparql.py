@@ -208,11 +208,17 @@ def sparql() -> Response:
 
 
 def result_headers(result: QueryResult) -> list[tuple[str, str]]:
-    """The headers of a query's answer, but its length (also sent by `api.hot_path`)."""
-    headers = [("Content-Type", content_type(result.media_type)), ("Vary", "Accept")]
-    if result.rows >= 0:  # not counted when the query's own LIMIT kept it under the cap
-        headers.append(("X-Paperkg-Rows", str(result.rows)))
-    if result.truncated:
+    """The headers of a query's answer, but its length."""
+    return answer_headers(content_type(result.media_type), result.rows, result.truncated)
+
+
+def answer_headers(type_header: str, rows: int, truncated: bool) -> list[tuple[str, str]]:
+    """The headers of an answer of Content-Type `type_header`, but its length (also sent by
+    `api.hot_path`, which knows the Content-Type before the query runs)."""
+    headers = [("Content-Type", type_header), ("Vary", "Accept")]
+    if rows >= 0:  # not counted when the query's own LIMIT kept it under the cap
+        headers.append(("X-Paperkg-Rows", str(rows)))
+    if truncated:
         headers.append(("X-Paperkg-Truncated", "true"))
     return headers
 

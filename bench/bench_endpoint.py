@@ -17,13 +17,16 @@ Oxigraph's server is Python's HTTP stack. A fourth, "worker", is paperkg with
 `cheap_query_ms=0`: every query handed to a query worker process, as before that setting. A
 fifth, "wsgi", is the floor's fixed answer from a bare WSGI function under the same granian
 settings: the floor less Flask, what the HTTP server alone costs. A sixth, "logged", is
-paperkg with its access log on (`--access-log`; off by default).
+paperkg with its access log on (`--access-log`; off by default). A seventh, "engine", is a
+bare WSGI function under the same settings that runs the query on the store, opened read-only
+with pyoxigraph, and writes the answer: the floor of any Python server in front of the engine.
 """
 
 from __future__ import annotations
 
 import argparse
 import http.client
+import os
 import shutil
 import statistics
 import subprocess
@@ -94,6 +97,24 @@ def floor_app(environ: dict, start_response: object) -> list[bytes]:
     return _FLOOR(environ, start_response)
 
 
+def engine_app(environ: dict, start_response: Callable[..., object]) -> list[bytes]:
+    """The engine's floor: the query run by pyoxigraph and its answer written, nothing else."""
+    global _ENGINE
+    from urllib.parse import unquote_plus
+
+    import pyoxigraph
+
+    if _ENGINE is None:
+        _ENGINE = pyoxigraph.Store.read_only(os.environ["BENCH_ENGINE_STORE"])
+    sparql = unquote_plus(environ["QUERY_STRING"][len("query="):])
+    body = _ENGINE.query(sparql).serialize(format=pyoxigraph.QueryResultsFormat.JSON)
+    start_response("200 OK", [("Content-Type", ACCEPT), ("Content-Length", str(len(body)))])
+    return [body]
+
+
+_ENGINE = None
+
+
 def _make_floor() -> object:
     from flask import Flask
 
@@ -116,15 +137,18 @@ def bare_app(environ: dict, start_response: Callable[..., object]) -> list[bytes
     return [body]
 
 
-def start_floor(name: str = "floor", app: str = "floor_app") -> Endpoint:
-    """`app` under granian with api.serve's settings (one worker, 8 app threads, no access log)."""
+def start_floor(name: str = "floor", app: str = "floor_app", store: Path | None = None
+                ) -> Endpoint:
+    """`app` under granian with api.serve's settings (one worker, 8 app threads, no access log);
+    `store` for the engine's floor."""
     port = _free_port()
+    env = {**os.environ, "BENCH_ENGINE_STORE": str(store)} if store else None
     process = subprocess.Popen(
         [str(Path(sys.executable).parent / "granian"), "--interface", "wsgi",
          "--host", "127.0.0.1", "--port", str(port), "--workers", "1",
          "--blocking-threads", "8", "--no-ws", "--log-level", "warning",
          "--working-dir", str(ROOT / "bench"), f"bench_endpoint:{app}"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return Endpoint(name, port, "/sparql", process)
 
 
@@ -173,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
         endpoints = [start_paperkg(location), start_oxigraph(location), start_floor(),
                      start_paperkg(location, "worker", "cheap_query_ms=0"),
                      start_floor("wsgi", "bare_app"),
-                     start_paperkg(location, "logged", options=("--access-log",))]
+                     start_paperkg(location, "logged", options=("--access-log",)),
+                     start_floor("engine", "engine_app", location)]
         for endpoint in endpoints:
             endpoint.wait_ready()
         mix = queries(args.papers, n=1)
@@ -181,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
                  "2-hop aggregate": mix["2-hop"][0]}
         print(f"{args.papers} papers; {args.rounds} alternated rounds; medians in ms")
         print(f"{'query':<17} {'connection':<11} {'paperkg':>8} {'oxigraph':>9} {'ratio':>6} "
-              f"{'floor':>6} {'worker':>7} {'wsgi':>6} {'logged':>7}")
+              f"{'floor':>6} {'worker':>7} {'wsgi':>6} {'logged':>7} {'engine':>7}")
         worst = 0.0
         for keep_alive in (True, False):
             for label, query in cases.items():
@@ -202,10 +227,12 @@ def main(argv: list[str] | None = None) -> int:
                 worker = statistics.median(times["worker"])
                 bare = statistics.median(times["wsgi"])
                 logged = statistics.median(times["logged"])
+                engine = statistics.median(times["engine"])
                 print(f"{label:<17} {kind:<11} {ours:>8.2f} {theirs:>9.2f} {ours / theirs:>6.2f} "
-                      f"{floor:>6.2f} {worker:>7.2f} {bare:>6.2f} {logged:>7.2f}")
+                      f"{floor:>6.2f} {worker:>7.2f} {bare:>6.2f} {logged:>7.2f} {engine:>7.2f}")
         print(f"largest ratio: {worst:.2f} (floor: Flask under granian answering a fixed "
-              "result, the same for every query; wsgi: the same without Flask)")
+              "result, the same for every query; wsgi: the same without Flask; engine: a bare "
+              "WSGI function running the query with pyoxigraph)")
     finally:
         for endpoint in endpoints:
             endpoint.close()

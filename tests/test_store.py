@@ -263,6 +263,24 @@ def test_plain_folder_store_is_adopted(tmp_path, quads):
     assert set(open_store(str(folder), read_only=True).quads()) == set(quads)
 
 
+def test_a_reader_of_a_plain_folder_sees_it_adopted(tmp_path, quads):
+    import pyoxigraph
+
+    folder = tmp_path / "plain"
+    db = pyoxigraph.Store(str(folder))
+    db.extend([marker(7)])
+    db.flush()
+    del db
+    reader = open_store(str(folder), read_only=True)
+    plain = reader.generation()
+    assert plain.startswith("folder-") and reader.generation() == plain == reader.opened
+    open_store(str(folder)).replace_all(quads)  # the plain folder becomes a generation
+    assert reader.generation() not in (plain, "")
+    assert reader.refresh() is True and reader.opened == reader.generation()
+    assert set(reader.quads()) == set(quads)
+    assert reader.refresh() is False
+
+
 def test_closed_store(tmp_path):
     store = open_store(":memory:")
     store.close()

@@ -27,7 +27,8 @@ class CheapQueries:
         self.location = location
         self.opener = opener
         self.cheap_ms = cheap_ms
-        self._known: OrderedDict[tuple[Any, ...], float] = OrderedDict()
+        # key -> the rows of its last run (-1: not counted), for api.query.worker.execute
+        self._known: OrderedDict[tuple[Any, ...], int] = OrderedDict()
         self._here: Any = None  # the store, opened in this process for cheap queries
         self._here_generation: str | None = None
         self._lock = threading.Lock()
@@ -35,12 +36,13 @@ class CheapQueries:
     def __contains__(self, key: tuple[Any, ...]) -> bool:
         return key in self._known
 
-    def remember(self, key: tuple[Any, ...], elapsed_ms: float) -> None:
-        """A worker ran the query `key` in `elapsed_ms`; remembered when within `cheap_ms`."""
+    def remember(self, key: tuple[Any, ...], elapsed_ms: float, rows: int = -1) -> None:
+        """A worker ran the query `key` in `elapsed_ms`, giving `rows` rows (-1: not counted);
+        remembered when within `cheap_ms`."""
         if elapsed_ms > self.cheap_ms:
             return
         with self._lock:
-            self._known[key] = elapsed_ms
+            self._known[key] = rows
             self._known.move_to_end(key)
             while len(self._known) > CHEAP_QUERIES:
                 self._known.popitem(last=False)
@@ -50,15 +52,22 @@ class CheapQueries:
         worker as usual). A run that takes far longer than it did (a loaded machine) forgets
         the query."""
         try:
-            with self._lock:
-                if self._here is None:
-                    self._here = open_read_only(self.location, self.opener)
-                elif self._here_generation != job["generation"]:
-                    self._here = reopen(self._here, self.location, self.opener)
-                self._here_generation = job["generation"]
-                store = self._here
+            store = self._here
+            if store is None or self._here_generation != job["generation"]:
+                with self._lock:
+                    if self._here is None:
+                        self._here = open_read_only(self.location, self.opener)
+                    elif self._here_generation != job["generation"]:
+                        self._here = reopen(self._here, self.location, self.opener)
+                    self._here_generation = job["generation"]
+                    store = self._here
+            rows = self._known.get(key, -1)
+            # The count holds for the same data (the key's generation, which the store opened
+            # here must be) and a query that gives the same rows each run (no RAND() …).
+            same = getattr(store, "opened", None) == job["generation"]
+            known = rows if rows >= 0 and same and not job.get("varying", True) else None
             start = time.perf_counter()
-            payload = execute(store, job)
+            payload = execute(store, job, known)
         except Exception:  # any trouble: the worker path decides and reports it
             log.exception("a cheap query failed in the server process; sent to a worker")
             with self._lock:

@@ -56,6 +56,7 @@ class Analysis:
     defaults: tuple[str, ...]  # FROM IRIs, resolved
     named: tuple[str, ...]  # FROM NAMED IRIs, resolved
     limit: int | None  # the outer query's LIMIT when the query ends with it
+    varying: bool  # calls a function whose value changes from run to run (VARYING)
 
 
 def resolve_iri(iri: str, base: str | None) -> str:
@@ -98,6 +99,11 @@ def _term_iri(token: Token, prefixes: dict[str, str], base: str | None) -> str |
         if prefix in prefixes:
             return prefixes[prefix] + _unescape_local(local)
     return None
+
+
+#: SPARQL's functions whose value is new at each run: a query calling one may give a different
+#: number of rows on the same data (`FILTER(RAND() < 0.5)`).
+VARYING = frozenset({"RAND", "NOW", "UUID", "STRUUID"})
 
 
 def _outer_limit(found: list[Token]) -> int | None:
@@ -148,7 +154,8 @@ def analyse(sparql: str, base_iri: str | None = None) -> Analysis:
             if iri is not None:
                 (named if is_named else defaults).append(iri)
     return Analysis(form, word if form == "UPDATE" else None, tuple(services),
-                    tuple(defaults), tuple(named), _outer_limit(found))
+                    tuple(defaults), tuple(named), _outer_limit(found),
+                    any(token.keyword in VARYING for token in found))
 
 
 def query_form(sparql: str) -> str | None:
@@ -159,6 +166,11 @@ def query_form(sparql: str) -> str | None:
 def outer_limit(sparql: str) -> int | None:
     """The LIMIT of the outermost query when the text ends with it, else None."""
     return analyse(sparql).limit
+
+
+def varies(sparql: str) -> bool:
+    """Whether two runs of `sparql` on the same data may give different numbers of rows."""
+    return analyse(sparql).varying
 
 
 def check_query(sparql: str, *, graphs: Callable[[], Iterable[str]] | None = None,

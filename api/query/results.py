@@ -45,13 +45,17 @@ def result_of(payload: tuple[bytes, str, int, bool], form: str | None,
               results_format: str, graph_format: str) -> QueryResult:
     """The QueryResult of a worker's `payload` (body, form, rows, truncated)."""
     body, result_form, rows, truncated = payload
-    if result_form == "SELECT" or result_form == "ASK":
-        chosen = _media_type_for(RESULTS_MEDIA_TYPES, results_format)
-    else:
-        chosen = _media_type_for(GRAPH_MEDIA_TYPES, graph_format)
+    chosen = media_type_of(result_form, results_format, graph_format)
     if form in QUERY_FORMS and result_form == "CONSTRUCT":
         result_form = form  # CONSTRUCT or DESCRIBE
     return QueryResult(body, chosen, result_form, rows, truncated)
+
+
+def media_type_of(form: str | None, results_format: str, graph_format: str) -> str:
+    """The media type of the answer of a query of `form` written in the formats chosen."""
+    if form == "SELECT" or form == "ASK":
+        return _media_type_for(RESULTS_MEDIA_TYPES, results_format)
+    return _media_type_for(GRAPH_MEDIA_TYPES, graph_format)
 
 
 def _media_type_for(table: dict[str, str], name: str) -> str:

@@ -43,7 +43,7 @@ from typing import Any
 
 from api.query.admission import query_key
 from api.query.cheap import CheapQueries
-from api.query.check import QuerySyntaxError, check_query, outer_limit
+from api.query.check import QuerySyntaxError, check_query, outer_limit, varies
 from api.query.clients import ClientTable
 from api.query.errors import QueryBusy, QueryTimeout
 from api.query.pool import WorkerPool
@@ -167,7 +167,8 @@ class QueryRunner(WorkerPool):
         if status != "ok":
             raise QueryError(f"the query failed: {payload}")
         if timing:
-            self.cheap.remember(cheap, timing[0])
+            # A count cut at the cap is not the query's count.
+            self.cheap.remember(cheap, timing[0], -1 if payload[3] else payload[2])
         return result_of(payload, form, results_format, graph_format)
 
     def prepare(self, sparql: str, *, form: str | None, media_type: str | None = None,
@@ -181,19 +182,10 @@ class QueryRunner(WorkerPool):
                "default_graph": list(default_graph) if default_graph is not None else None,
                "named_graphs": list(named_graphs) if named_graphs is not None else None,
                "row_cap": self.row_cap, "generation": generation,
-               "limit": outer_limit(sparql), "base_iri": base_iri}
+               "limit": outer_limit(sparql), "base_iri": base_iri, "varying": varies(sparql)}
         query = query_key(sparql, default_graph, named_graphs)
         cheap = (query, sparql, generation, results_format, graph_format, base_iri)
         return Prepared(job, cheap, query, form, results_format, graph_format)
-
-    def run_cheap(self, prepared: Prepared) -> QueryResult | None:
-        """Run `prepared`, found among the cheap queries (`prepared.cheap in self.cheap`), in
-        this process; None when it cannot run here (then `run` decides). The caller has
-        checked the slow-query budget (`ClientTable.admit`)."""
-        here = self.cheap.run(prepared.job, prepared.cheap)
-        if here is None:
-            return None
-        return result_of(here, prepared.form, prepared.results_format, prepared.graph_format)
 
     def _run_here(self, job: dict[str, Any], key: tuple[Any, ...], client: str | None,
                   query: str) -> tuple[bytes, str, int, bool] | None:

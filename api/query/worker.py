@@ -108,7 +108,13 @@ def _written(data: bytes | None) -> bytes:
     return data
 
 
-def execute(store: Store, job: dict[str, Any]) -> tuple[bytes, str, int, bool]:
+def execute(store: Store, job: dict[str, Any], known_rows: int | None = None
+            ) -> tuple[bytes, str, int, bool]:
+    """(body, form, rows, truncated) of `job` run on `store`. `known_rows` is the number of
+    rows the same query gave on the same data before (None when not known): under the row cap,
+    pyoxigraph writes the answer directly, as it does for a query whose own LIMIT keeps it
+    under the cap. The bytes are the same either way; what is saved is building every row in
+    Python to count it."""
     import pyoxigraph
 
     kwargs: dict[str, Any] = {}
@@ -122,10 +128,13 @@ def execute(store: Store, job: dict[str, Any]) -> tuple[bytes, str, int, bool]:
         fmt = getattr(pyoxigraph.QueryResultsFormat, job["results_format"])
         return _written(result.serialize(format=fmt)), "ASK", 1, False
     if isinstance(result, pyoxigraph.QuerySolutions):
-        if job.get("limit") is not None and job["limit"] <= cap:
-            # The query's own LIMIT keeps it under the cap: pyoxigraph writes it all directly.
+        under_cap = job.get("limit") is not None and job["limit"] <= cap
+        if under_cap or (known_rows is not None and 0 <= known_rows <= cap):
+            # The query's own LIMIT, or its earlier run, keeps it under the cap: pyoxigraph
+            # writes it all directly.
             fmt = getattr(pyoxigraph.QueryResultsFormat, job["results_format"])
-            return _written(result.serialize(format=fmt)), "SELECT", -1, False
+            count = -1 if under_cap or known_rows is None else known_rows
+            return _written(result.serialize(format=fmt)), "SELECT", count, False
         names = [variable.value for variable in result.variables]
         rows = list(itertools.islice(result, cap + 1))
         truncated = len(rows) > cap

@@ -23,6 +23,7 @@ import errno
 import fcntl
 import os
 import shutil
+import stat
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
@@ -68,6 +69,7 @@ class EmbeddedStore:
         self._memory_generation = 0
         self._store: pyoxigraph.Store | None = None
         self._opened = ""
+        self._last_seen: tuple[tuple[int, int, int, int], str] | None = None
         if location == MEMORY:
             self._store = pyoxigraph.Store()
             self._opened = self.generation()
@@ -144,14 +146,27 @@ class EmbeddedStore:
         """An id of the store's content on disk now; it changes whenever the content does."""
         if self.location == MEMORY:
             return f"memory-{self._memory_generation}"
+        # Asked before every query: one look at the path's own entry. A switch replaces the
+        # link (a new inode, new times), so the link is read again only when the entry changed.
         try:
-            name = self._current_name()
-            if name is None:
-                stat = self._path.stat()
-                name = f"folder-{stat.st_ino:x}-{stat.st_mtime_ns:x}"
+            seen = os.lstat(self.location)
+            entry = (seen.st_ino, seen.st_mtime_ns, seen.st_ctime_ns, seen.st_mode)
+            last = self._last_seen
+            if last is not None and last[0] == entry:
+                return last[1]
+            if stat.S_ISLNK(seen.st_mode):
+                name = os.path.basename(os.readlink(self._path))
+            else:  # a plain folder (made elsewhere)
+                name = f"folder-{seen.st_ino:x}-{seen.st_mtime_ns:x}"
         except OSError as exc:
             raise _error(self.location, "read", exc) from None
+        self._last_seen = (entry, name)
         return name
+
+    @property
+    def opened(self) -> str:
+        """The generation this object opened (what its queries read)."""
+        return self._opened
 
     def refresh(self) -> bool:
         """Reopen when the store on disk changed since this object opened it; True if so."""
