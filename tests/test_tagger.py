@@ -364,9 +364,22 @@ def test_a_dataset_written_with_its_class_word_is_also_its_bare_name():
     spans = [Span(text.index(n), text.index(n) + len(n), "dataset", 0.9, 0.9)
              for n in ("Widgetscapes dataset", "Sprocket benchmarks")]
     got = mentions.combine(text, spans, (), union=False, cutoffs=Cutoffs())
-    assert [(m.text, m.aliases) for m in got] == [
-        ("Widgetscapes dataset", ("Widgetscapes",)), ("Sprocket benchmarks", ("Sprocket",)),
+    # the node takes the bare name, as other papers write it
+    assert [(m.text, m.label, m.aliases) for m in got] == [
+        ("Widgetscapes dataset", "Widgetscapes", ("Widgetscapes",)),
+        ("Sprocket benchmarks", "Sprocket", ("Sprocket",)),
     ]
+
+
+def test_a_variant_of_a_lexicon_name_is_kept_where_the_tagger_cut_it_under_its_cutoff():
+    text = "We prompt Gizmo-2-70B and Gizmo-2-7B on the task."
+    big, small = text.index("Gizmo-2-70B"), text.index("Gizmo-2-7B")
+    # the tagger stops at the size and is unsure of the rest; the rules read both whole
+    spans = [Span(big, big + 7, "method", 0.6, 0.5), Span(big + 8, big + 11, "metric", 0.5, 0.5)]
+    cands = (_cand(big, big + 11, "Gizmo-2-70B", "model", ("chunk", "lexicon-variant")),
+             _cand(small, small + 10, "Gizmo-2-7B", "model", ("name",)))
+    got = mentions.combine(text, spans, cands, cutoffs=Cutoffs(by_type={"method": 0.7}))
+    assert [(m.text, m.type) for m in got] == [("Gizmo-2-70B", "model")]
 
 
 def test_a_tagged_span_of_function_words_is_no_mention():

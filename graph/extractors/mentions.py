@@ -7,13 +7,14 @@ rule candidate has exactly its edges. The rule candidates
 (graph.extractors.candidates) then give, for a span they also found, the preferred label and
 acronym aliases, and for a span they overlap, the proposed-name flag and the model-vs-method
 decision (the tagger has no model label). Rule candidates that no tagged span overlaps are kept
-where they come from a lexicon or an acronym definition, or are a name the abstract proposes.
+where they come from a lexicon (a name it lists, or a variant of one: "Llama-2-70B") or an
+acronym definition, or are a name the abstract proposes.
 A tagged name that one lexicon of data/lexicons/ lists ("Llama 2", "BM25"), or that the rules
 read as a variant of one ("Llama-2-13B-chat"), takes that lexicon's type (a span that stops
 inside such a name, where the name starts, grows to it: "wav2vec" of "wav2vec 2.0"), and one
 whose last word names a body of data ("the VQA dataset") is a dataset; a tagged dataset loses
 the modifiers before its name ("large-scale"), and one written with its class word is also
-its bare name ("Cityscapes dataset" is also "Cityscapes").
+its bare name, which names its node ("Cityscapes dataset" is "Cityscapes").
 Which types come from the rules alone is the cutoffs record's `rule_types`: the procedure that
 chooses the cutoffs on out-of-fold train predictions also chooses, for metrics, between the
 rules and the tagger at its best cutoff (docs/extraction.md).
@@ -36,7 +37,7 @@ from graph.nlp import tagging_cutoffs as cutoff_file
 
 NAME = "mentions.v2"
 #: rule candidates kept beside the tagger's spans: found by these generators only
-UNION_SOURCES = frozenset({"lexicon", "acronym", "acronym-use"})
+UNION_SOURCES = frozenset({"lexicon", "lexicon-variant", "acronym", "acronym-use"})
 CACHE_KEY = "paperkg.tagger_spans.v1"
 #: types of which every rule candidate that no tagged span overlaps is kept, whatever its source
 UNION_TYPES: frozenset[str] = frozenset()
@@ -204,7 +205,11 @@ def combine(
         label, aliases = (rule.label, rule.aliases) if rule else bracket_forms(name)
         near = [c for c in cands if _overlaps(s.start, s.end, c.start, c.end)]
         etype = _lexicon_type(name) or _variant_type(rule) or _head_type(name) or s.type
-        aliases = (*aliases, *without_class_word(name, etype))
+        bare = without_class_word(name, etype)
+        aliases = (*aliases, *bare)
+        if bare and etype == "dataset" and label is None:
+            # the node is named as other papers name it: "Cora", not "Cora datasets"
+            label = bare[0]
         if etype == "method" and any(c.type == "model" for c in near):
             etype = "model"
         out.append(
