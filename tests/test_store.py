@@ -246,7 +246,8 @@ def test_path_under_a_file_is_a_store_error(tmp_path):
         open_store(str(blocker / "store"))
 
 
-def test_plain_folder_store_is_adopted(tmp_path, quads):
+def _plain_folder(tmp_path):
+    """A store folder made by pyoxigraph itself (no generations), holding marker(7)."""
     import pyoxigraph
 
     folder = tmp_path / "plain"
@@ -254,6 +255,11 @@ def test_plain_folder_store_is_adopted(tmp_path, quads):
     db.extend([marker(7)])
     db.flush()
     del db
+    return folder
+
+
+def test_plain_folder_store_is_adopted(tmp_path, quads):
+    folder = _plain_folder(tmp_path)
     reader = open_store(str(folder), read_only=True)
     assert set(reader.quads()) == {marker(7)}
     reader.close()
@@ -264,13 +270,7 @@ def test_plain_folder_store_is_adopted(tmp_path, quads):
 
 
 def test_a_reader_of_a_plain_folder_sees_it_adopted(tmp_path, quads):
-    import pyoxigraph
-
-    folder = tmp_path / "plain"
-    db = pyoxigraph.Store(str(folder))
-    db.extend([marker(7)])
-    db.flush()
-    del db
+    folder = _plain_folder(tmp_path)
     reader = open_store(str(folder), read_only=True)
     plain = reader.generation()
     assert plain.startswith("folder-") and reader.generation() == plain == reader.opened
