@@ -342,6 +342,15 @@ def test_a_named_variant_of_a_known_name_wins_over_it(nlp):
     assert "Gaussian Mixture Model" not in {m.text for m in mentions if m.type == own[0].type}
 
 
+def test_a_known_name_made_an_adjective_is_no_variant_of_it(nlp):
+    text = "We train a BERT-based classifier and compare it with RoBERTa-large."
+    found = {(c.text, c.type, "lexicon-variant" in c.sources)
+             for c in candidates.candidates(nlp(text))}
+    assert ("BERT", "model", False) in found  # the paper still uses BERT
+    assert not any(name.startswith("BERT-based") for name, _, _ in found)
+    assert ("RoBERTa-large", "model", True) in found
+
+
 def test_acronym_definition_follows_its_long_form(nlp):
     text = "We propose an image super-resolution method (SR) using a deeply-gated echo network (DGEN)."
     assert proposed_names(nlp, text) == {"deeply-gated echo network"}

@@ -33,6 +33,11 @@ _LISTED_STRENGTH = 0.8
 _PEER_STRENGTH = 0.7
 
 
+#: words that, glued after a name by a hyphen, make it an adjective ("BERT-based classifier")
+_ADJECTIVE_ENDS = frozenset({
+    "based", "like", "style", "inspired", "driven", "guided", "powered", "enhanced",
+    "augmented", "free", "only", "specific", "aware", "related", "sized", "level",
+})
 _VARIANT_STOP_POS = frozenset({"PRON", "NUM", "CCONJ"})  # "average or max pooling": two names
 _COMPARATIVE_TAGS = frozenset({"JJR", "JJS", "RBR", "RBS"})
 
@@ -266,7 +271,11 @@ def drafts_of(doc: Doc) -> tuple[list[Draft], dict[str, Draft]]:
     for start, end in glued_names(t):
         d = draft(start, end)
         d.sources.add("name")
+        # "BERT-based", "CNN-like": a known name made an adjective, not a variant of it
+        adjective = t.lower[end - 1] in _ADJECTIVE_ENDS and t.text[end - 2] in "-\u2010\u2011"
         for hit in hits:
+            if adjective:
+                break
             if start <= hit.span.start and hit.span.end <= end and len(hit.span) < end - start:
                 d.add({hit.type: _LEXICON_STRENGTH})
                 d.sources.add("lexicon-variant")
