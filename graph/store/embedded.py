@@ -1,6 +1,7 @@
 """The embedded store: an Oxigraph database on disk (the default store), or in memory.
 
-On disk a store is a symlink to one *generation*, a complete Oxigraph database:
+On disk a store is a symlink to one *generation*, a complete Oxigraph database
+(graph.store.generations: the layout, the writer's lock, publishing a generation):
 
     .paperkg/store -> store.d/<generation>/
 
@@ -19,22 +20,16 @@ files, not with the size of the graph.
 
 from __future__ import annotations
 
-import errno
-import fcntl
 import os
-import shutil
-import stat
-import time
-import uuid
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO
 
 import pyoxigraph
 from pyoxigraph import DefaultGraph, NamedNode, Quad, RdfFormat
 
 from graph.errors import QueryError, StoreError
 from graph.store.bulk import load_nquads
+from graph.store.generations import Generations, store_error
 from graph.store.protocol import DEFAULT_GRAPH, NQuadsSource, QueryResult, Store
 
 MEMORY = ":memory:"
@@ -42,13 +37,6 @@ MEMORY = ":memory:"
 
 def _graph_term(name: str) -> NamedNode | DefaultGraph:
     return DefaultGraph() if name == DEFAULT_GRAPH else NamedNode(name)
-
-
-def _error(path: str | os.PathLike, action: str, exc: BaseException) -> StoreError:
-    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
-        reason = "no space left on the device"
-    return StoreError(f"cannot {action} the store at {path}: {reason}")
 
 
 class EmbeddedStore:
@@ -65,25 +53,22 @@ class EmbeddedStore:
     def __init__(self, location: str, *, read_only: bool = False) -> None:
         self.location = location
         self.read_only = read_only
-        self._lock: IO[bytes] | None = None
         self._memory_generation = 0
         self._store: pyoxigraph.Store | None = None
         self._opened = ""
-        self._last_seen: tuple[tuple[int, int, int, int], str] | None = None
         if location == MEMORY:
             self._store = pyoxigraph.Store()
             self._opened = self.generation()
             return
-        self._path = Path(location)
-        self._generations = self._path.with_name(self._path.name + ".d")
+        self._layout = Generations(location)
         if not read_only:
-            self._prepare_writer()
+            self._layout.lock_for_writing(lambda folder: pyoxigraph.Store(folder).flush())
         self._open_current()
 
     # -- opening ------------------------------------------------------------------------------
 
     def _open_current(self) -> None:
-        if not self._path.exists():
+        if not self._layout.path.exists():
             raise StoreError(
                 f"no store at {self.location}: build one first (`paperkg build`), "
                 "or name it with --store or $PAPERKG_STORE"
@@ -92,76 +77,20 @@ class EmbeddedStore:
             # A build may switch generations between resolving the link and opening it.
             opened = self.generation()
             try:
-                self._store = pyoxigraph.Store.read_only(str(self._path.resolve()))
+                self._store = pyoxigraph.Store.read_only(str(self._layout.path.resolve()))
                 break
             except (OSError, RuntimeError) as exc:
-                if attempt == 2 or not self._path.exists():
-                    raise _error(self.location, "read", exc) from None
+                if attempt == 2 or not self._layout.path.exists():
+                    raise store_error(self.location, "read", exc) from None
         self._opened = opened
 
-    def _prepare_writer(self) -> None:
-        try:
-            self._generations.mkdir(parents=True, exist_ok=True)
-            self._lock = open(self._generations / "writer.lock", "wb")
-        except OSError as exc:
-            raise _error(self.location, "create", exc) from None
-        try:
-            fcntl.flock(self._lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            self._release_lock()
-            raise StoreError(
-                f"the store at {self.location} is being written by another process"
-            ) from None
-        try:
-            if not os.path.lexists(self._path):
-                self._publish(lambda folder: pyoxigraph.Store(folder).flush())
-            elif not self._path.exists():
-                raise StoreError(f"the store at {self.location} is a broken link")
-            else:
-                self._remove_stale_generations(keep_previous=True)
-        except OSError as exc:
-            self._release_lock()
-            raise _error(self.location, "create", exc) from None
-        except StoreError:
-            self._release_lock()
-            raise
-
-    def _release_lock(self) -> None:
-        if self._lock is not None:
-            self._lock.close()
-            self._lock = None
-
     # -- generations --------------------------------------------------------------------------
-
-    def _current_name(self) -> str | None:
-        """The generation the symlink points to; None for a plain folder (made elsewhere)."""
-        try:
-            return os.path.basename(os.readlink(self._path))
-        except OSError as exc:
-            if exc.errno == errno.EINVAL:  # not a symbolic link
-                return None
-            raise
 
     def generation(self) -> str:
         """An id of the store's content on disk now; it changes whenever the content does."""
         if self.location == MEMORY:
             return f"memory-{self._memory_generation}"
-        # Asked before every query: one look at the path's own entry. A switch replaces the
-        # link (a new inode, new times), so the link is read again only when the entry changed.
-        try:
-            seen = os.lstat(self.location)
-            entry = (seen.st_ino, seen.st_mtime_ns, seen.st_ctime_ns, seen.st_mode)
-            last = self._last_seen
-            if last is not None and last[0] == entry:
-                return last[1]
-            if stat.S_ISLNK(seen.st_mode):
-                name = os.path.basename(os.readlink(self._path))
-            else:  # a plain folder (made elsewhere)
-                name = f"folder-{seen.st_ino:x}-{seen.st_mtime_ns:x}"
-        except OSError as exc:
-            raise _error(self.location, "read", exc) from None
-        self._last_seen = (entry, name)
-        return name
+        return self._layout.generation()
 
     @property
     def opened(self) -> str:
@@ -175,49 +104,6 @@ class EmbeddedStore:
         self._store = None
         self._open_current()
         return True
-
-    def _publish(self, fill: Callable[[str], None]) -> None:
-        """Make a new generation with `fill(folder)` and switch the store to it."""
-        generation = f"{time.time_ns():016x}-{uuid.uuid4().hex[:8]}"
-        folder = self._generations / generation
-        try:
-            fill(str(folder))
-            if os.path.lexists(self._path) and self._current_name() is None:
-                self._adopt_folder()
-            link = self._path.with_name(f".{self._path.name}.{generation}.link")
-            os.symlink(os.path.join(self._generations.name, generation), link)
-            try:
-                os.replace(link, self._path)
-            except OSError:
-                os.unlink(link)
-                raise
-        except BaseException:
-            shutil.rmtree(folder, ignore_errors=True)
-            raise
-        self._store = None
-        self._remove_stale_generations(keep_previous=True)
-
-    def _adopt_folder(self) -> None:
-        """Move a plain store folder (made by `oxigraph load`, say) under store.d/ so the
-        symlink can take its place. Readers opening in this instant find no store."""
-        self._store = None
-        os.rename(self._path, self._generations / f"{time.time_ns():016x}-adopted")
-
-    def _remove_stale_generations(self, *, keep_previous: bool) -> None:
-        """Generations no link points to (replaced, or left by a failed or killed write),
-        except the newest replaced one when `keep_previous`."""
-        current = self._current_name()
-        others = sorted(
-            (entry for entry in self._generations.iterdir()
-             if entry.is_dir() and entry.name != current),
-            key=lambda entry: entry.name,
-        )
-        if keep_previous and others:
-            others.pop()
-        for entry in others:
-            shutil.rmtree(entry, ignore_errors=True)
-        for entry in self._path.parent.glob(f".{self._path.name}.*.link"):
-            entry.unlink(missing_ok=True)
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -247,7 +133,7 @@ class EmbeddedStore:
         except ValueError as exc:
             raise QueryError(str(exc)) from None
         except OSError as exc:
-            raise _error(self.location, "query", exc) from None
+            raise store_error(self.location, "query", exc) from None
 
     def quads(self, graph: str | None = None) -> Iterator[Quad]:
         """Every quad (None), the default graph's (DEFAULT_GRAPH, ""), or one named graph's."""
@@ -255,7 +141,7 @@ class EmbeddedStore:
         try:
             return iter(self._db().quads_for_pattern(None, None, None, graph_term))
         except OSError as exc:
-            raise _error(self.location, "read", exc) from None
+            raise store_error(self.location, "read", exc) from None
 
     def named_graphs(self) -> list[str]:
         return sorted(g.value for g in self._db().named_graphs() if isinstance(g, NamedNode))
@@ -276,10 +162,11 @@ class EmbeddedStore:
                 change(db)
                 self._memory_generation += 1
                 return
-            self._publish(fill)
+            self._layout.publish(fill)
+            self._store = None
             self._open_current()
         except OSError as exc:
-            raise _error(self.location, "write", exc) from None
+            raise store_error(self.location, "write", exc) from None
 
     def replace_all(self, quads: Iterable[Quad]) -> None:
         """Make `quads` the whole content, atomically: all of them or the previous store."""
@@ -288,7 +175,7 @@ class EmbeddedStore:
             try:
                 fresh.bulk_extend(quads)
             except OSError as exc:
-                raise _error(self.location, "write", exc) from None
+                raise store_error(self.location, "write", exc) from None
             self._store = fresh
             self._memory_generation += 1
             return
@@ -334,7 +221,7 @@ class EmbeddedStore:
             try:
                 load(fresh, None)
             except OSError as exc:
-                raise _error(self.location, "write", exc) from None
+                raise store_error(self.location, "write", exc) from None
             if before_publish is not None:
                 view = EmbeddedStore(MEMORY)
                 view._store, view.read_only = fresh, True
@@ -401,7 +288,8 @@ class EmbeddedStore:
 
     def close(self) -> None:
         self._store = None
-        self._release_lock()
+        if self.location != MEMORY:
+            self._layout.release()
 
     def __enter__(self) -> EmbeddedStore:
         return self
