@@ -273,9 +273,7 @@ def drafts_of(doc: Doc) -> tuple[list[Draft], dict[str, Draft]]:
         d.sources.add("name")
         # "BERT-based", "CNN-like": a known name made an adjective, not a variant of it
         adjective = t.lower[end - 1] in _ADJECTIVE_ENDS and t.text[end - 2] in "-\u2010\u2011"
-        for hit in hits:
-            if adjective:
-                break
+        for hit in () if adjective else hits:
             if start <= hit.span.start and hit.span.end <= end and len(hit.span) < end - start:
                 d.add({hit.type: _LEXICON_STRENGTH})
                 d.sources.add("lexicon-variant")
