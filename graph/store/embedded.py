@@ -107,6 +107,12 @@ class EmbeddedStore:
 
     # -- reading ------------------------------------------------------------------------------
 
+    @property
+    def engine(self) -> pyoxigraph.Store:
+        """The pyoxigraph store this object reads now, for a caller that runs a query on it
+        directly (api.hot_path), without this class's error messages."""
+        return self._db()
+
     def _db(self) -> pyoxigraph.Store:
         if self._store is None:
             raise StoreError(f"the store at {self.location} is closed")

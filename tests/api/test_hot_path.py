@@ -3,6 +3,7 @@ would send, and gives way to Flask whenever a rule might hold the query back."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import pytest
@@ -106,3 +107,68 @@ def test_admit_changes_nothing_when_it_refuses():
     assert not table.admit("10.2.0.2", "query:a", now, rate_per_s=0, burst=0, cap=2,
                            memory_s=60.0)
     assert table.in_flight("10.2.0.2") == 2  # the admitted query took no place
+
+
+def test_admit_sees_a_running_query_of_the_client_in_a_shared_table():
+    table = ClientTable.shared()
+    rules: dict[str, Any] = {"rate_per_s": 0.0, "burst": 0, "cap": 0, "memory_s": 60.0}
+    assert table.admit("10.3.0.1", "query:a", 5.0, **rules)
+    lease = table.start_running("10.3.0.1", 5.0)
+    assert not table.admit("10.3.0.1", "query:a", 5.0, **rules)
+    assert table.admit("10.3.0.2", "query:a", 5.0, **rules)  # another client
+    table.stop_running(lease)
+    assert table.admit("10.3.0.1", "query:a", 5.0, **rules)
+
+
+def test_a_key_found_across_two_slots_is_no_lease():
+    # admit searches the table's bytes first: a client's key whose bytes end one lease slot
+    # and begin the next is found there, and is no lease of the client.
+    table = ClientTable()
+    rules: dict[str, Any] = {"rate_per_s": 0.0, "burst": 0, "cap": 1, "memory_s": 60.0}
+    key = table.key("10.4.0.1").to_bytes(8, sys.byteorder)
+    table._run_keys[0] = int.from_bytes(bytes(4) + key[:4], sys.byteorder)
+    table._run_keys[1] = int.from_bytes(key[4:] + bytes(4), sys.byteorder)
+    table._flight_keys[2] = int.from_bytes(bytes(4) + key[:4], sys.byteorder)
+    table._flight_keys[3] = int.from_bytes(key[4:] + bytes(4), sys.byteorder)
+    assert table.admit("10.4.0.1", "query:a", 5.0, **rules)
+    table._run_keys[1] = int.from_bytes(key, sys.byteorder)
+    assert not table.admit("10.4.0.1", "query:a", 5.0, **rules)
+
+
+def test_the_engines_own_answer_follows_the_store_to_its_next_generation(tmp_path, exports_dir):
+    import pyoxigraph
+
+    from api import create_app
+    from graph.store import EmbeddedStore
+
+    def triples(count: int) -> list[Any]:
+        return [pyoxigraph.Quad(pyoxigraph.NamedNode(f"http://ex/{i}"),
+                                pyoxigraph.NamedNode("http://ex/p"), pyoxigraph.Literal(str(i)))
+                for i in range(count)]
+
+    location = str(tmp_path / "store")
+    writer = EmbeddedStore(location)
+    writer.replace_all(triples(2))
+    # cheap_query_ms: a loaded machine must not make these queries look slow
+    app = create_app({"TESTING": True, "store": location, "rate_limit": 0,
+                      "cheap_query_ms": 2000, "exports_dir": str(exports_dir)})
+    reached = _counting(app)
+    client = app.test_client()
+    count = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
+    ask = "ASK { <http://ex/2> ?p ?o }"
+    try:
+        before = [(_get(client, count).json, _get(client, ask).json) for _ in range(3)]
+        plans = app.wsgi_app.plans.values()
+        assert sorted(type(plan.direct).__name__ for plan in plans) == ["Direct", "Direct"]
+        writer.replace_all(triples(3))  # a new generation, published under the open app
+        after = [(_get(client, count).json, _get(client, ask).json) for _ in range(3)]
+    finally:
+        app.extensions["paperkg"].close()
+        writer.close()
+    assert before[0] == before[2]
+    assert before[2][0]["results"]["bindings"][0]["n"]["value"] == "2"
+    assert before[2][1]["boolean"] is False
+    assert after[0][0]["results"]["bindings"][0]["n"]["value"] == "3"
+    assert after[0][1]["boolean"] is True
+    assert after[0] == after[2]
+    assert len(reached) == 4  # each query learned once in each generation
