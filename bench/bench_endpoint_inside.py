@@ -11,7 +11,10 @@ worker (`api.serve.serving_app`: the shared client table, the watchdog; no rate 
 server times its own WSGI call with `time.perf_counter` and, asked for `/__times`, answers the
 median in microseconds. The same two calls are then timed in a hot loop in this process, on
 the same store. What the server spends above the loop is the cost of running cold: between
-two requests the processor's caches lose the code and the data.
+two requests the processor's caches lose the code and the data. A third server, "beside",
+runs the engine's function in a process that has made paperkg's app and never calls it: what
+the app's weight alone (its modules and objects) costs each request. Each request is also
+timed whole at the client.
 """
 
 from __future__ import annotations
@@ -81,8 +84,18 @@ def _paperkg(environ: dict, start_response: Callable[..., Any]) -> Any:
     return app(environ, start_response)
 
 
+def _engine_beside_app(environ: dict, start_response: Callable[..., Any]) -> list[bytes]:
+    if "beside" not in _OPENED:  # the app made, never called: only its weight in the process
+        from api import create_app
+
+        _OPENED["beside"] = create_app({"store": os.environ["BENCH_ENGINE_STORE"],
+                                        "rate_limit": 0})
+    return _engine(environ, start_response)
+
+
 engine_app = _timed(_engine)
 paperkg_app = _timed(_paperkg)
+beside_app = _timed(_engine_beside_app)
 
 
 def _start(name: str, app: str, store: Path) -> Endpoint:
@@ -146,23 +159,29 @@ def main(argv: list[str] | None = None) -> int:
     try:
         location = build_store(args.papers, folder)
         endpoints = [_start("engine", "engine_app", location),
-                     _start("paperkg", "paperkg_app", location)]
+                     _start("paperkg", "paperkg_app", location),
+                     _start("beside", "beside_app", location)]
         for endpoint in endpoints:
             endpoint.wait_ready()
             for _ in range(20):
                 endpoint.ask(args.query, keep_alive=True)
-        for _ in range(args.rounds):
-            for endpoint in endpoints:
-                endpoint.ask(args.query, keep_alive=True)
+        whole: dict[str, list[float]] = {endpoint.name: [] for endpoint in endpoints}
+        for round_ in range(args.rounds):
+            shift = round_ % len(endpoints)
+            for endpoint in endpoints[shift:] + endpoints[:shift]:
+                whole[endpoint.name].append(endpoint.ask(args.query, keep_alive=True) * 1000)
         served = {endpoint.name: _inside(endpoint) for endpoint in endpoints}
+        request = {name: statistics.median(times) for name, times in whole.items()}
         engine, ours = _in_process(location, args.query, max(args.rounds, 5000))
-        print(f"{args.query!r}: median µs of the WSGI call ({args.rounds} alternated requests; "
-              "hot loop in one process)")
-        print(f"{'':<9} {'server':>8} {'loop':>8}")
-        print(f"{'engine':<9} {served['engine']:>8.1f} {engine:>8.1f}")
-        print(f"{'paperkg':<9} {served['paperkg']:>8.1f} {ours:>8.1f}")
-        print(f"paperkg above the engine: {served['paperkg'] - served['engine']:.1f} µs in the "
-              f"server, {ours - engine:.1f} µs in the loop")
+        print(f"{args.query!r}: medians in µs over {args.rounds} alternated kept-alive requests: "
+              "the whole request at the client, the WSGI call in the server, the same call in a "
+              "hot loop in one process")
+        print(f"{'':<8} {'request':>8} {'server':>8} {'loop':>8}")
+        print(f"{'engine':<8} {request['engine']:>8.1f} {served['engine']:>8.1f} {engine:>8.1f}")
+        print(f"{'beside':<8} {request['beside']:>8.1f} {served['beside']:>8.1f}")
+        print(f"{'paperkg':<8} {request['paperkg']:>8.1f} {served['paperkg']:>8.1f} {ours:>8.1f}")
+        print("beside: the engine's function in a process that has made the app and never "
+              "calls it")
     finally:
         for endpoint in endpoints:
             endpoint.close()
