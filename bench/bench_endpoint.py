@@ -92,6 +92,13 @@ class Endpoint:
         self.process.wait(timeout=30)
 
 
+def close_all(endpoints: list[Endpoint], folder: Path) -> None:
+    """Stop the servers and remove the benchmark's store."""
+    for endpoint in endpoints:
+        endpoint.close()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 def floor_app(environ: dict, start_response: object) -> list[bytes]:
     """The floor: a WSGI app through Flask that does no work."""
     return _FLOOR(environ, start_response)
@@ -234,9 +241,7 @@ def main(argv: list[str] | None = None) -> int:
               "result, the same for every query; wsgi: the same without Flask; engine: a bare "
               "WSGI function running the query with pyoxigraph)")
     finally:
-        for endpoint in endpoints:
-            endpoint.close()
-        shutil.rmtree(folder, ignore_errors=True)
+        close_all(endpoints, folder)
     return 0
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -36,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT))
 
-from bench_endpoint import ACCEPT, Endpoint, build_store  # noqa: E402
+from bench_endpoint import ACCEPT, Endpoint, build_store, close_all  # noqa: E402
 from bench_sparql import _free_port  # noqa: E402
 
 _TIMES: list[float] = []
@@ -183,9 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         print("beside: the engine's function in a process that has made the app and never "
               "calls it")
     finally:
-        for endpoint in endpoints:
-            endpoint.close()
-        shutil.rmtree(folder, ignore_errors=True)
+        close_all(endpoints, folder)
     return 0
 
 
