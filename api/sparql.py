@@ -162,8 +162,12 @@ def negotiate(kind: str, default: str | None = None) -> str:
 
 
 def content_type(media_type: str) -> str:
-    return f"{media_type}; charset=utf-8" if media_type in TEXT_TYPES or "json" in media_type \
-        or "xml" in media_type else media_type
+    """The Content-Type of an answer in `media_type`. A charset only where the type defines
+    one: text and XML types. The JSON types define none (RFC 8259 §11 for JSON, and the SPARQL
+    JSON results and JSON-LD registrations: always UTF-8), so it is left off, as Oxigraph's
+    server leaves it off."""
+    return f"{media_type}; charset=utf-8" if media_type in TEXT_TYPES or "xml" in media_type \
+        else media_type
 
 
 @bp.route("/sparql", methods=["GET", "POST"])

@@ -152,6 +152,20 @@ def test_plain_json_accept_gets_sparql_json(client):
     assert response.mimetype == "application/sparql-results+json"
 
 
+@pytest.mark.parametrize(("accept", "expected"), [
+    ("application/sparql-results+json", "application/sparql-results+json"),
+    ("application/sparql-results+xml", "application/sparql-results+xml; charset=utf-8"),
+    ("text/csv", "text/csv; charset=utf-8"),
+    ("text/tab-separated-values", "text/tab-separated-values; charset=utf-8"),
+])
+def test_a_charset_only_where_the_media_type_defines_one(client, accept, expected):
+    # The JSON types define no charset parameter (always UTF-8); text and XML types do.
+    for _ in range(3):  # learned by Flask, then answered in front of it: the same header
+        response = client.get("/sparql", query_string={"query": LABEL_OF_TRANSFORMER},
+                              headers={"Accept": accept})
+        assert response.headers["Content-Type"] == expected
+
+
 def test_ask(client):
     response = client.get("/sparql", query_string={
         "query": f"ASK {{ <{BASE}paper/p01> ?p ?o }}"})
