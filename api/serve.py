@@ -33,6 +33,7 @@ from api import create_app, settings
 from api.hot_path import WSGIApp
 from api.query.clients import ClientTable
 from api.watchdog import Watchdog
+from api.worker_stop import FirstRequest, end_worker, stop_at_once_until_served
 from graph.errors import StoreError
 from graph.store.http import NETRC_ENV, PASSWORD_ENV, USER_ENV, env_timeout
 
@@ -95,6 +96,14 @@ def default_worker_timeout(store: str, grace: float) -> float:
     return grace
 
 
+def worker_app(config: dict[str, Any], worker_timeout: float) -> WSGIApp:
+    """`serving_app`, made in a server worker: a stop that reaches the worker before its first
+    request ends it at once (api.worker_stop)."""
+    app = FirstRequest(serving_app(config, worker_timeout))
+    stop_at_once_until_served(app)
+    return app
+
+
 def serving_app(config: dict[str, Any], worker_timeout: float) -> WSGIApp:
     """The app one server worker runs: without the store's credentials in its environs and,
     unless `worker_timeout` is 0, under a watchdog that ends the worker when a request hangs."""
@@ -110,7 +119,9 @@ class WorkerServer(Server):  # type: ignore[misc, valid-type]
     built its app: a SIGTERM or SIGINT that reached a worker in between was lost, and the
     worker served on until the server killed it `workers_kill_timeout` (30 s or more) later.
     The handler inherited is this one, which in a worker (another process id) ends that
-    worker at once: it serves nothing yet, so there is nothing to finish."""
+    worker at once: it serves nothing yet, so there is nothing to finish. granian's own
+    handler, installed next, is kept to the same rule until the first request
+    (`worker_app`, api.worker_stop)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -118,7 +129,7 @@ class WorkerServer(Server):  # type: ignore[misc, valid-type]
 
     def signal_handler_interrupt(self, *args: Any, **kwargs: Any) -> None:
         if os.getpid() != self.server_pid:
-            os._exit(0)
+            end_worker(0)
         super().signal_handler_interrupt(*args, **kwargs)
 
 
@@ -206,7 +217,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.getLogger("_granian").addFilter(
         lambda record: "Python threads" not in record.getMessage())
     # Called in each worker after the fork: each builds its own app around the shared table.
-    server.serve(target_loader=lambda _target: serving_app(config, timeout))
+    server.serve(target_loader=lambda _target: worker_app(config, timeout))
     return 0
 
 

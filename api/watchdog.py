@@ -12,7 +12,6 @@ a streamed body: a slow client reading a large export is not a hang.
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 import threading
 import time
@@ -20,6 +19,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from api.hot_path import WSGIApp
+from api.worker_stop import end_worker
 
 log = logging.getLogger(__name__)
 
@@ -28,14 +28,9 @@ EXIT_STATUS = 70
 
 
 def _exit_worker() -> None:
-    # The query worker processes go first: the pool that would stop a runaway query at the
-    # time limit goes with this process, and an orphan would run on.
-    for child in multiprocessing.active_children():
-        child.kill()
-    # os._exit from the watchdog thread: the stuck thread cannot be interrupted, and a clean
+    # From the watchdog thread: the stuck thread cannot be interrupted, and a clean
     # interpreter shutdown would wait for it.
-    logging.shutdown()
-    os._exit(EXIT_STATUS)
+    end_worker(EXIT_STATUS)
 
 
 class Watchdog:

@@ -134,7 +134,8 @@ def _children(pid: int) -> list[int]:
 def test_a_stop_while_the_workers_build_their_app_ends_the_server_at_once(store_location):
     # SIGTERM as soon as both workers are forked, while each still builds its app: before
     # api.serve.WorkerServer the signal was lost there and the server took its
-    # workers_kill_timeout (30 s) to stop.
+    # workers_kill_timeout (30 s) to stop; before api.worker_stop, so it was, now and then,
+    # when one of a worker's Rust threads caught it.
     process = subprocess.Popen(
         [sys.executable, "-m", "api.serve", "--store", store_location, "--port",
          str(_free_port()), "--workers", "2", "--log-level", "warning"],
