@@ -153,3 +153,32 @@ def test_a_stop_while_the_workers_build_their_app_ends_the_server_at_once(store_
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_a_stop_after_requests_ends_the_server_gracefully(store_location):
+    # Workers that have served go through granian's own handler (api.worker_stop hands it
+    # the stop once): the server ends with status 0, well before its kill timeout.
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "api.serve", "--store", store_location, "--port", str(port),
+         "--workers", "2", "--log-level", "warning"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        answered = 0
+        deadline = time.monotonic() + 60
+        while answered < 20 and time.monotonic() < deadline:
+            try:  # a new connection each time, so that both workers' sockets are used
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz",
+                                            timeout=2) as response:
+                    answered += response.status == 200
+            except OSError:
+                time.sleep(0.05)
+        assert answered == 20
+        process.terminate()
+        started = time.monotonic()
+        assert process.wait(timeout=20) == 0
+        assert time.monotonic() - started < 10
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
