@@ -97,8 +97,9 @@ def default_worker_timeout(store: str, grace: float) -> float:
 
 
 def worker_app(config: dict[str, Any], worker_timeout: float) -> WSGIApp:
-    """`serving_app`, made in a server worker: a stop that reaches the worker before its first
-    request ends it at once (api.worker_stop)."""
+    """`serving_app`, made in a server worker, whose stop signals are acted on whichever of
+    its threads catches them: at once before its first request, gracefully after
+    (api.worker_stop)."""
     app = FirstRequest(serving_app(config, worker_timeout))
     stop_at_once_until_served(app)
     return app
