@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -10,6 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -131,39 +133,46 @@ def _children(pid: int) -> list[int]:
         return []
 
 
-def test_a_stop_while_the_workers_build_their_app_ends_the_server_at_once(store_location):
-    # SIGTERM as soon as both workers are forked, while each still builds its app: before
-    # api.serve.WorkerServer the signal was lost there and the server took its
-    # workers_kill_timeout (30 s) to stop; before api.worker_stop, so it was, now and then,
-    # when one of a worker's Rust threads caught it.
+@contextlib.contextmanager
+def _two_workers(store_location: str, port: int) -> Iterator[subprocess.Popen]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "api.serve", "--store", store_location, "--port",
-         str(_free_port()), "--workers", "2", "--log-level", "warning"],
+        [sys.executable, "-m", "api.serve", "--store", store_location, "--port", str(port),
+         "--workers", "2", "--log-level", "warning"],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 60
-        while len(_children(process.pid)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.005)
-        assert len(_children(process.pid)) >= 2, "the server forked no workers in 60 s"
-        process.terminate()
-        started = time.monotonic()
-        assert process.wait(timeout=20) == 0
-        assert time.monotonic() - started < 10
+        yield process
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
 
 
+def _stops_at_once(process: subprocess.Popen) -> None:
+    """SIGTERM ends the server with status 0, well before its kill timeout (30 s)."""
+    process.terminate()
+    started = time.monotonic()
+    assert process.wait(timeout=20) == 0
+    assert time.monotonic() - started < 10
+
+
+def test_a_stop_while_the_workers_build_their_app_ends_the_server_at_once(store_location):
+    # SIGTERM as soon as both workers are forked, while each still builds its app: before
+    # api.serve.WorkerServer the signal was lost there and the server took its
+    # workers_kill_timeout (30 s) to stop; before api.worker_stop, so it was, now and then,
+    # when one of a worker's Rust threads caught it.
+    with _two_workers(store_location, _free_port()) as process:
+        deadline = time.monotonic() + 60
+        while len(_children(process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert len(_children(process.pid)) >= 2, "the server forked no workers in 60 s"
+        _stops_at_once(process)
+
+
 def test_a_stop_after_requests_ends_the_server_gracefully(store_location):
     # Workers that have served go through granian's own handler (api.worker_stop hands it
-    # the stop once): the server ends with status 0, well before its kill timeout.
+    # the stop once).
     port = _free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "api.serve", "--store", store_location, "--port", str(port),
-         "--workers", "2", "--log-level", "warning"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
+    with _two_workers(store_location, port) as process:
         answered = 0
         deadline = time.monotonic() + 60
         while answered < 20 and time.monotonic() < deadline:
@@ -174,11 +183,4 @@ def test_a_stop_after_requests_ends_the_server_gracefully(store_location):
             except OSError:
                 time.sleep(0.05)
         assert answered == 20
-        process.terminate()
-        started = time.monotonic()
-        assert process.wait(timeout=20) == 0
-        assert time.monotonic() - started < 10
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        _stops_at_once(process)
