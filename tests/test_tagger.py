@@ -295,6 +295,19 @@ def test_an_acronym_in_brackets_stays_inside_its_name():
     assert got[0].floor == 0.6
 
 
+def test_a_comma_list_cuts_a_title_case_name_from_a_coined_one():
+    text = ("on ZAPNET, Quux Street House Numbers and Foo Face, on Widget, Fooz Corpus, "
+            "and on Zap & Quux paradigm")
+    assert _tidied(text, "ZAPNET, Quux Street House Numbers and Foo Face",
+                   "Widget, Fooz Corpus", "Zap & Quux paradigm") == [
+        "ZAPNET", "Quux Street House Numbers", "Foo Face",
+        # no part is a name by its form: a title-case phrase may be one name with a comma
+        "Widget, Fooz Corpus",
+        # no comma: an "&" or an "and" may sit inside one name
+        "Zap & Quux paradigm",
+    ]
+
+
 def test_a_common_phrase_with_an_and_stays_whole():
     text = ("question answering and reasoning, Vision and Language Navigation, "
             "Widget VOC 2007 and 2012, WidgetNet (Doe et al., 2016)")
@@ -485,3 +498,4 @@ def test_a_name_with_its_acronym_links_with_the_same_name_without_it():
         ("task/widget-sorting", "widget sorting", frozenset({"WS", "widget sorting (WS)"}),
          frozenset({"a", "b"})),
     }
+

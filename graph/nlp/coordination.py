@@ -37,10 +37,22 @@ def coordinated_parts(text: str, start: int, end: int) -> list[tuple[int, int]]:
     name = text[start:end]
     parts = _split(name, _COORDINATION)
     if len(parts) == 1 or not all(
-            any(c.isalpha() for c in name[a:b]) and is_name_shaped(name[a:b])
+            any(c.isalpha() for c in name[a:b]) and _listed_name(name[a:b], name, parts)
             and name[a:b].count("(") == name[a:b].count(")") for a, b in parts):
         return [(start, end)]
     return [(start + a, start + b) for a, b in parts]
+
+
+def _listed_name(part: str, name: str, parts: list[tuple[int, int]]) -> bool:
+    """Whether `part` of `name` can stand as one name of a list: a name by its form, or, in a
+    span with a comma between parts where another part is a name by its form, a name in
+    title case ("MNIST, Street View House Numbers"): a comma hardly falls inside one name,
+    where an "and" may ("Vision and Language Navigation")."""
+    if is_name_shaped(part):
+        return True
+    commas = any(name[end:end + 1] == "," for _, end in parts[:-1])
+    return commas and "(" not in name and all(w[:1].isupper() for w in part.split()) \
+        and any(is_name_shaped(name[a:b]) for a, b in parts)
 
 
 #: a list of phrases: "A and B", "A or B", "A, B and C"
