@@ -498,4 +498,3 @@ def test_a_name_with_its_acronym_links_with_the_same_name_without_it():
         ("task/widget-sorting", "widget sorting", frozenset({"WS", "widget sorting (WS)"}),
          frozenset({"a", "b"})),
     }
-

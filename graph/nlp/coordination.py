@@ -28,31 +28,29 @@ def coordinated_parts(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The names of a span that lists several ("IWSLT 2016 English–German and WMT 2016
     English–Romanian", "CIFAR-10, CIFAR-100 and SVHN"), or the span itself.
 
-    Split only where every part is a name by its form (a digit, or a capital inside a word):
-    a common phrase may hold an "and" of its own ("question answering and reasoning",
-    "Vision and Language Navigation"), a part of digits alone ("VOC 2007 and 2012")
-    qualifies the name before it, and a comma inside brackets is no list of names
+    Split only where every part is a name by its form (a digit, or a capital inside a word),
+    or in title case in a list with a comma (below): a common phrase may hold an "and" of its
+    own ("question answering and reasoning", "Vision and Language Navigation"), a part of
+    digits alone ("VOC 2007 and 2012") qualifies the name before it, and a comma inside
+    brackets is no list of names
     ("ResNet (He et al., 2016)").
     """
     name = text[start:end]
     parts = _split(name, _COORDINATION)
-    if len(parts) == 1 or not all(
-            any(c.isalpha() for c in name[a:b]) and _listed_name(name[a:b], name, parts)
-            and name[a:b].count("(") == name[a:b].count(")") for a, b in parts):
+    if len(parts) == 1:
+        return [(start, end)]
+    shaped = [is_name_shaped(name[a:b]) for a, b in parts]
+    # A comma hardly falls inside one name, where an "and" may ("Vision and Language
+    # Navigation"): in a list with a comma, beside a name by its form, a part in title case is
+    # a name too ("MNIST, Street View House Numbers").
+    titled = any(shaped) and "(" not in name and any(name[b:b + 1] == "," for _, b in parts)
+    if not all(
+            any(c.isalpha() for c in name[a:b])
+            and (ok or titled and all(w[:1].isupper() for w in name[a:b].split()))
+            and name[a:b].count("(") == name[a:b].count(")")
+            for (a, b), ok in zip(parts, shaped, strict=True)):
         return [(start, end)]
     return [(start + a, start + b) for a, b in parts]
-
-
-def _listed_name(part: str, name: str, parts: list[tuple[int, int]]) -> bool:
-    """Whether `part` of `name` can stand as one name of a list: a name by its form, or, in a
-    span with a comma between parts where another part is a name by its form, a name in
-    title case ("MNIST, Street View House Numbers"): a comma hardly falls inside one name,
-    where an "and" may ("Vision and Language Navigation")."""
-    if is_name_shaped(part):
-        return True
-    commas = any(name[end:end + 1] == "," for _, end in parts[:-1])
-    return commas and "(" not in name and all(w[:1].isupper() for w in part.split()) \
-        and any(is_name_shaped(name[a:b]) for a, b in parts)
 
 
 #: a list of phrases: "A and B", "A or B", "A, B and C"
