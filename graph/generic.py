@@ -45,7 +45,7 @@ from pathlib import Path
 
 from graph.errors import InputError
 from graph.model import ENTITY_TYPES, Mention
-from graph.name_forms import bare_name, singular
+from graph.name_forms import DATA_CLASS_WORDS, bare_name, singular
 from graph.paths import DATA_DIR, LEXICONS
 from graph.slug import label_key
 from graph.taxonomy import load as load_taxonomy
@@ -232,6 +232,13 @@ def is_generic_mention(mention: Mention, *, sentence_start: bool = False) -> boo
     if mention.type not in ENTITY_TYPES:
         return False
     name = mention.label or mention.text
+    written = mention.text.split()
+    if mention.type == "dataset" and not sentence_start and len(written) == 2 \
+            and written[0] == name and singular(written[1].lower()) in DATA_CLASS_WORDS:
+        # a capitalised word that alone only modifies names the data its class word follows:
+        # "Caltech" of "Caltech Pedestrian" is no dataset, "the Caltech benchmark" is one (at a
+        # sentence's start the capital may be the sentence's: "Synthetic datasets")
+        name = mention.text
     if sentence_start and name == mention.text and name[:1].isupper():
         name = name[:1].lower() + name[1:]
     return _is_generic_cached(name, mention.type)

@@ -84,9 +84,9 @@ _CLASS_WORDS = frozenset({
     "database", "score", "metric", "measure", "performance", "task",
 })
 _NETWORK_CLASS = frozenset({"model", "network", "net", "architecture"})
-#: the same words before a name, in apposition: "the benchmark CIFAR-10", "dataset RVL-CDIP"
-#: ("Task 2", "model A" and "network dissection" are no such thing)
-_LEADING_CLASS_WORDS = frozenset({"dataset", "corpus", "benchmark", "database"})
+#: the class words of datasets; also the ones that open a name, in apposition: "the benchmark
+#: CIFAR-10", "dataset RVL-CDIP" ("Task 2", "model A" and "network dissection" are no such thing)
+DATA_CLASS_WORDS = frozenset({"dataset", "corpus", "benchmark", "database"})
 #: a word that is a name by its form: a capital after its first letter ("BERT", "ResNet") or a
 #: digit ("T5", "CIFAR-10"); "Hidden Markov" and "Siamese" are not
 _NAME_WORD = re.compile(r"^.+[A-Z]|\d")
@@ -107,7 +107,7 @@ def bare_name(name: str) -> str | None:
     words = name.split()
     if len(words) < 2:
         return None
-    if singular(words[0].lower()) in _LEADING_CLASS_WORDS:
+    if singular(words[0].lower()) in DATA_CLASS_WORDS:
         after = " ".join(words[1:])
         return after if is_name_shaped(after) and sum(c.isalpha() for c in after) >= 2 else None
     last = singular(words[-1].lower())

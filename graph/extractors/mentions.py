@@ -12,9 +12,10 @@ acronym definition, or are a name the abstract proposes.
 A tagged name that one lexicon of data/lexicons/ lists ("Llama 2", "BM25"), or that the rules
 read as a variant of one ("Llama-2-13B-chat"), takes that lexicon's type (a span that stops
 inside such a name, where the name starts, grows to it: "wav2vec" of "wav2vec 2.0"), and one
-whose last word names a body of data ("the VQA dataset") is a dataset; a tagged dataset loses
-the modifiers before its name ("large-scale"), and one written with its class word is also
-its bare name, which names its node ("Cityscapes dataset" is "Cityscapes").
+whose last word names a body of data ("the VQA dataset") is a dataset; a tagged dataset takes
+in a class word that follows it ("the Caltech benchmark"), loses the modifiers before its name
+("large-scale"), and one written with its class word is also its bare name, which names its
+node ("Cityscapes dataset" is "Cityscapes").
 Which types come from the rules alone is the cutoffs record's `rule_types`: the procedure that
 chooses the cutoffs on out-of-fold train predictions also chooses, for metrics, between the
 rules and the tagger at its best cutoff (docs/extraction.md).
@@ -22,6 +23,7 @@ rules and the tagger at its best cutoff (docs/extraction.md).
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from spacy.lang.en.stop_words import STOP_WORDS
@@ -119,6 +121,20 @@ def without_class_word(name: str, etype: str = "dataset") -> tuple[str, ...]:
     return (" ".join(rest),)
 
 
+def _with_class_word(text: str, span: tagging.Span) -> tagging.Span:
+    """A tagged dataset that a class word of datasets follows takes it in ("the Atari 2600
+    benchmarks", "the Caltech benchmark"): papers and gold name it either way, and the bare
+    name stays an alias (`without_class_word`); where the rules found the whole, its edges
+    are theirs, which can keep a span under its cutoff."""
+    if span.type != "dataset" or not text.startswith(" ", span.end):
+        return span
+    # "benchmark-based" modifies what follows it
+    word = re.match(r"\w+(?!-)\b", text[span.end + 1:])
+    if word is None or word.group() not in CLASS_WORDS["dataset"]:
+        return span
+    return replace(span, end=span.end + 1 + word.end())
+
+
 def _without_leading_modifiers(text: str, start: int, end: int) -> int:
     """The start of a dataset name without the lower-case modifiers before it ("large-scale",
     "image-based", "public": words that the unlabelled abstracts almost never end a noun phrase
@@ -194,6 +210,7 @@ def combine(
     by_span = {(c.start, c.end): c for c in cands}
     ruled = [(c.start, c.end, c.type) for c in cands]
     out: list[Mention] = []
+    spans = [_with_class_word(text, s) for s in spans]
     spans = [s for s in spans if s.type not in rule_types and cutoffs.keeps(s, ruled)
              and not function_words(text[s.start : s.end])]
     spans = [s if s.type != "dataset" else
