@@ -118,3 +118,13 @@ def test_a_kind_word_read_as_an_adjective_still_gives_the_wording(nlp):
     assert t.text[4] == "metric" and t.pos[4] == "ADJ"  # the tagger's reading this test needs
     drafts = {d.text: d for d in candidates.drafts_of(doc)[0]}
     assert "AUC-100 metric" in decide.aliases_as(drafts["AUC-100"], "metric")
+
+
+def test_a_kind_word_read_as_a_verb_still_opens_its_list(nlp):
+    # the parser reads "benchmarks" after "detection" as a verb
+    text = "We obtain results on public face detection benchmarks like Zorbix and QQDB."
+    doc = nlp(text)
+    assert [x.pos_ for x in doc if x.text == "benchmarks"] == ["VERB"]
+    assert found(nlp, text) == [("dataset", "kind", ["Zorbix", "QQDB"], None)]
+    # a verb with no list after it types nothing
+    assert found(nlp, "Our tool benchmarks Zorbix against QQDB.") == []

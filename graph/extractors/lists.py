@@ -189,8 +189,9 @@ _KIND_OF: dict[str, str] = {
 }
 
 
-def _kind(t: Tokens, k: int) -> str | None:
-    """The type token k is a word for ("benchmarks" -> dataset), if it is one of KINDS."""
+def _kind(t: Tokens, k: int, opens_list: bool = False) -> str | None:
+    """The type token k is a word for ("benchmarks" -> dataset), if it is one of KINDS;
+    `opens_list`: a list opens right after it ("benchmarks like A")."""
     # the word's own entry in classify.HEADS first, its lemma's only where it has none
     etype = _KIND_OF.get(t.lower[k])
     if etype is None and t.lower[k] not in classify.HEADS:
@@ -201,6 +202,10 @@ def _kind(t: Tokens, k: int) -> str | None:
     # right after a name the word is its kind even where the tagger read a verb ("... and
     # Quixel benchmarks.")
     if t.pos[k] in ("NOUN", "PROPN") or (k > 0 and _name_like(t, k - 1)):
+        return etype
+    # a plural after a noun that a list follows is the kind word where the tagger read a verb:
+    # "face detection benchmarks like WiderFace and MAFA"
+    if opens_list and k > 0 and t.pos[k - 1] in ("NOUN", "PROPN") and t.lower[k].endswith("s"):
         return etype
     return None
 
@@ -227,11 +232,11 @@ def find(t: Tokens, known: dict[tuple[int, int], str]) -> list[NameList]:
         for k in range(first, stop):
             if lower[k] not in _KIND_OF and lemma[k] not in _KIND_OF:
                 continue  # most words: no call for them
-            kind = _kind(t, k)
-            if kind is None:
-                continue
             # after the kind word: "benchmarks including A, B and C", "datasets (A, B, C)"
             nxt = _list_start(t, k + 1, stop)
+            kind = _kind(t, k, opens_list=nxt > 0)
+            if kind is None:
+                continue
             part = _part(kind)
             items = _forward(t, nxt, stop, part) if nxt > 0 else []
             # before it: "A, B and C datasets"
