@@ -222,7 +222,10 @@ def combine(
         label, aliases = (rule.label, rule.aliases) if rule else bracket_forms(name)
         near = [c for c in cands if _overlaps(s.start, s.end, c.start, c.end)]
         etype = _lexicon_type(name) or _variant_type(rule) or _head_type(name) or s.type
-        bare = without_class_word(name, etype)
+        # the forms a bracket gives are read too: "Bi-Directional Attention Flow (BiDAF)
+        # network" is also "Bi-Directional Attention Flow" and "BiDAF"
+        bare = tuple(dict.fromkeys(b for form in (name, label, *aliases) if form
+                                   for b in without_class_word(form, etype)))
         aliases = (*aliases, *bare)
         if bare and etype == "dataset" and label is None:
             # the node is named as other papers name it: "Cora", not "Cora datasets"

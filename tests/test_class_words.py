@@ -1,5 +1,6 @@
-"""A dataset written with its class word ("the Caltech benchmark"): the tagged name takes the
-class word in, and a capitalised word that alone only modifies is a dataset before it."""
+"""Names written with their class word: a tagged dataset takes the class word after it in ("the
+Caltech benchmark"), a capitalised word that alone only modifies is a dataset before it, and
+the forms a bracket gives lose the class word too ("the BiDAF network" is BiDAF)."""
 
 from __future__ import annotations
 
@@ -71,3 +72,13 @@ def test_a_modifier_word_is_a_dataset_before_its_class_word_but_not_alone():
     assert is_generic_mention(field)
     doc = spacy.blank("en")(text)
     assert drop_generic([alone, written], doc) == [written]
+
+
+def test_the_forms_a_bracket_gives_are_also_named_without_their_class_word():
+    text = "We introduce the Bi-Directional Attention Flow (BiDAF) network for comprehension."
+    name = "Bi-Directional Attention Flow (BiDAF) network"
+    start = text.index(name)
+    spans = [Span(start, start + len(name), "method", 0.9, 0.9)]
+    [got] = mentions.combine(text, spans, (), cutoffs=CUTOFFS)
+    assert got.label == "Bi-Directional Attention Flow network"
+    assert got.aliases == ("BiDAF network", "Bi-Directional Attention Flow", "BiDAF")
