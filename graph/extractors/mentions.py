@@ -121,6 +121,10 @@ def without_class_word(name: str, etype: str = "dataset") -> tuple[str, ...]:
     return (" ".join(rest),)
 
 
+#: a whole word ("benchmark-based" modifies what follows it: no class word of a name)
+_NEXT_WORD = re.compile(r"\w+(?![\w-])")
+
+
 def _with_class_word(text: str, span: tagging.Span) -> tagging.Span:
     """A tagged dataset that a class word of datasets follows takes it in ("the Atari 2600
     benchmarks", "the Caltech benchmark"): papers and gold name it either way, and the bare
@@ -128,11 +132,10 @@ def _with_class_word(text: str, span: tagging.Span) -> tagging.Span:
     are theirs, which can keep a span under its cutoff."""
     if span.type != "dataset" or not text.startswith(" ", span.end):
         return span
-    # "benchmark-based" modifies what follows it
-    word = re.match(r"\w+(?!-)\b", text[span.end + 1:])
+    word = _NEXT_WORD.match(text, span.end + 1)
     if word is None or word.group() not in CLASS_WORDS["dataset"]:
         return span
-    return replace(span, end=span.end + 1 + word.end())
+    return replace(span, end=word.end())
 
 
 def _without_leading_modifiers(text: str, start: int, end: int) -> int:
