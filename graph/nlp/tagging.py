@@ -94,10 +94,12 @@ def owner_of(n: int, spans: list[tuple[int, int]]) -> list[int]:
 def decode(probs: np.ndarray, p: Pieces) -> list[Span]:
     """BIO over wordpieces -> character spans that cover whole words.
 
-    An I- tag after O or after another type opens a span (the model's lapse, not a reason to
-    drop the mention). A span that ends or starts inside a word grows to the whole word.
-    Confidence: the mean and the least, over the span's tagged wordpieces, of the probability of
-    the span's type (type_probability); widened wordpieces do not count.
+    An I- tag after O opens a span (the model's lapse, not a reason to drop the mention); an I-
+    tag right after a span of another type continues it ("large pretrained | language | models"
+    tagged task, method, task is one name), and the span takes the type with the most
+    probability summed over its wordpieces. A span that ends or starts inside a word grows to
+    the whole word. Confidence: the mean and the least, over the span's tagged wordpieces, of
+    the probability of the span's type (type_probability); widened wordpieces do not count.
     """
     best = probs.argmax(-1)
     out: list[Span] = []
@@ -112,8 +114,9 @@ def decode(probs: np.ndarray, p: Pieces) -> list[Span]:
             first -= 1
         while last + 1 < len(p.ids) and p.words[last + 1] == p.words[last]:
             last += 1
-        q = [type_probability(probs, i, cur_type) for i in cur]
-        out.append(Span(p.offsets[first][0], p.offsets[last][1], cur_type,
+        typ = max(TYPES, key=lambda t: sum(type_probability(probs, i, t) for i in cur))
+        q = [type_probability(probs, i, typ) for i in cur]
+        out.append(Span(p.offsets[first][0], p.offsets[last][1], typ,
                         float(np.mean(q)), float(min(q))))
 
     for i, label_id in enumerate(best):
@@ -124,7 +127,7 @@ def decode(probs: np.ndarray, p: Pieces) -> list[Span]:
             continue
         bio, typ = label.split("-", 1)
         continues = p.words[i] == (p.words[i - 1] if i else None) and cur_type is not None
-        if bio == "I" and typ == cur_type or continues:
+        if bio == "I" and cur_type is not None or continues:
             cur.append(i)
             continue
         close()

@@ -1,0 +1,63 @@
+"""BIO decoding when the model changes its mind about a name's type halfway through it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from graph.nlp import tagging
+from graph.nlp.tagging import LABELS, decode, pieces
+
+TEXT = "To guide large pretrained language models, we train a reader on SQuAD."
+
+
+@pytest.fixture(scope="module")
+def p():
+    return pieces(tagging.load_tokenizer(), TEXT)
+
+
+def _probs(p, tags: dict[str, tuple[str, float]]) -> np.ndarray:
+    """Every wordpiece of a tagged word gives its label `share` of the mass (an I- label after
+    the word's first piece); the rest is spread evenly."""
+    by_piece = {}
+    for word, (label, share) in tags.items():
+        start = TEXT.index(word)
+        first = next(i for i, (a, _) in enumerate(p.offsets) if a == start)
+        for i in range(first, len(p.ids)):
+            if p.words[i] != p.words[first]:
+                break
+            by_piece[i] = (label if i == first else "I-" + label[2:], share)
+    probs = np.full((len(p.ids), len(LABELS)), 0.0, dtype=np.float32)
+    for i in range(len(p.ids)):
+        label, share = by_piece.get(i, ("O", 0.92))
+        probs[i, :] = (1 - share) / (len(LABELS) - 1)
+        probs[i, LABELS.index(label)] = share
+    return probs
+
+
+def test_an_inside_tag_of_another_type_continues_the_span(p):
+    # "large pretrained" task, "language" method, "models" task: one name, typed by the most
+    # probability over its wordpieces
+    tags = {"large": ("B-task", 0.9), "pretrained": ("I-task", 0.9),
+            "language": ("I-method", 0.6), "models": ("I-task", 0.8)}
+    spans = decode(_probs(p, tags), p)
+    assert [(TEXT[s.start:s.end], s.type) for s in spans] == [
+        ("large pretrained language models", "task")]
+    # the confidence is the chosen type's, so the method piece pulls it down
+    assert spans[0].confidence < 0.85
+
+
+def test_the_type_with_the_most_probability_wins_whichever_comes_first(p):
+    tags = {"large": ("B-task", 0.5), "pretrained": ("I-method", 0.9),
+            "language": ("I-method", 0.9), "models": ("I-method", 0.9)}
+    spans = decode(_probs(p, tags), p)
+    assert [(TEXT[s.start:s.end], s.type) for s in spans] == [
+        ("large pretrained language models", "method")]
+
+
+def test_a_begin_tag_still_opens_a_new_span(p):
+    tags = {"reader": ("B-method", 0.9), "on": ("B-task", 0.9),
+            "SQuAD": ("B-dataset", 0.9)}
+    spans = decode(_probs(p, tags), p)
+    assert [(TEXT[s.start:s.end], s.type) for s in spans] == [
+        ("reader", "method"), ("on", "task"), ("SQuAD", "dataset")]
