@@ -7,6 +7,25 @@ import re
 _INVARIANT = ("ss", "us", "is", "ics", "ous", "sis", "xis", "ness")
 
 
+#: words that, glued after a name by a hyphen, make it an adjective ("BERT-based classifier")
+ADJECTIVE_ENDS = frozenset({
+    "based", "like", "style", "inspired", "driven", "guided", "powered", "enhanced",
+    "augmented", "free", "only", "specific", "aware", "related", "sized", "level",
+})
+_HYPHENS = "-\u2010\u2011"
+
+
+def ends_as_adjective(name: str) -> bool:
+    """True for a name whose last word is an adjective made with a hyphen ("learning-based",
+    "Deep learning-based", "UVOS-driven"): it modifies a noun the span left out."""
+    last = name.rsplit(None, 1)[-1] if name.strip() else ""
+    for hyphen in _HYPHENS:
+        head, sep, end = last.rpartition(hyphen)
+        if sep and head and end in ADJECTIVE_ENDS:
+            return True
+    return False
+
+
 def singular(word: str) -> str:
     """Cheap singular of an English head noun; leaves acronyms and Latin-ish words alone."""
     if len(word) <= 3 or not word.isalpha() or word.isupper() or word.endswith(_INVARIANT):

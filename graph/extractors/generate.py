@@ -20,6 +20,8 @@ from graph.extractors.phrases import (
 )
 from graph.extractors.spans import Draft
 from graph.extractors.tokens import Tokens, table
+from graph.name_forms import ADJECTIVE_ENDS, singular
+from graph.slug import label_key
 
 # Longer phrases are more often descriptions than names (in words: a hyphenated word is one).
 MAX_PHRASE_TOKENS = 7
@@ -33,11 +35,6 @@ _LISTED_STRENGTH = 0.8
 _PEER_STRENGTH = 0.7
 
 
-#: words that, glued after a name by a hyphen, make it an adjective ("BERT-based classifier")
-_ADJECTIVE_ENDS = frozenset({
-    "based", "like", "style", "inspired", "driven", "guided", "powered", "enhanced",
-    "augmented", "free", "only", "specific", "aware", "related", "sized", "level",
-})
 _VARIANT_STOP_POS = frozenset({"PRON", "NUM", "CCONJ"})  # "average or max pooling": two names
 _COMPARATIVE_TAGS = frozenset({"JJR", "JJS", "RBR", "RBS"})
 
@@ -139,6 +136,21 @@ def _is_edition_word(t: Tokens, k: int) -> bool:
     return not (t.dep[k] == "nummod" and head > k and t.text[head] not in _TIER_WORDS)
 
 
+def _name_key(name: str) -> str:
+    return " ".join(singular(w) for w in label_key(name).split())
+
+
+def _redefined(hit: lexicon.LexiconHit, defined: dict[str, str]) -> bool:
+    """True for a lexicon hit on a short form that the abstract defines as another name:
+    after "Expectation Maximization (EM)", "EM" is no "exact match", and "PER" no "phoneme
+    error rate" after "person (PER)"."""
+    long = defined.get(hit.span.text)
+    if long is None:
+        return False
+    known = lexicon.lookup(long, hit.type) or long
+    return _name_key(known) != _name_key(hit.name)
+
+
 def drafts_of(doc: Doc) -> tuple[list[Draft], dict[str, Draft]]:
     """Every candidate span with its evidence, untyped; and defined short form -> long form."""
     drafts: dict[tuple[int, int], Draft] = {}
@@ -151,8 +163,13 @@ def drafts_of(doc: Doc) -> tuple[list[Draft], dict[str, Draft]]:
             d = drafts[key] = Draft(doc, t, start, end)
         return d
 
-    # 1. lexicon hits; a hit inside a longer hit of the same type is dropped
-    hits = sorted(lexicon.find(doc), key=lambda h: (-(h.span.end - h.span.start), h.span.start))
+    # 1. lexicon hits; a hit inside a longer hit of the same type is dropped, and so is a
+    # short form that the abstract defines as another name
+    pairs = acronyms.find_pairs(doc)
+    defined = {t.span_text(p.short.start, p.short.end): t.span_text(p.long.start, p.long.end)
+               for p in pairs}
+    hits = sorted((h for h in lexicon.find(doc) if not _redefined(h, defined)),
+                  key=lambda h: (-(h.span.end - h.span.start), h.span.start))
     covered: dict[str, set[int]] = {}
     # ... and one inside a longer known name of another type: the "CNN" of "CNN and Daily Mail"
     known_tokens: set[int] = set()
@@ -185,7 +202,6 @@ def drafts_of(doc: Doc) -> tuple[list[Draft], dict[str, Draft]]:
             d.surface.append(t.span_text(start, end + 1))
 
     # 2. acronym definitions and later uses of the acronym
-    pairs = acronyms.find_pairs(doc)
     short_forms: dict[str, Draft] = {}
     for pair in pairs:
         d = draft(pair.long.start, pair.long.end)
@@ -272,7 +288,7 @@ def drafts_of(doc: Doc) -> tuple[list[Draft], dict[str, Draft]]:
         d = draft(start, end)
         d.sources.add("name")
         # "BERT-based", "CNN-like": a known name made an adjective, not a variant of it
-        adjective = t.lower[end - 1] in _ADJECTIVE_ENDS and t.text[end - 2] in "-\u2010\u2011"
+        adjective = t.lower[end - 1] in ADJECTIVE_ENDS and t.text[end - 2] in "-\u2010\u2011"
         for hit in () if adjective else hits:
             if start <= hit.span.start and hit.span.end <= end and len(hit.span) < end - start:
                 d.add({hit.type: _LEXICON_STRENGTH})

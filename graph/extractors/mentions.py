@@ -33,7 +33,7 @@ from graph import generic
 from graph.extractors import acronyms, lexicon
 from graph.extractors import candidates as rules
 from graph.model import Mention
-from graph.name_forms import is_name_shaped
+from graph.name_forms import ends_as_adjective, is_name_shaped
 from graph.nlp import tagging
 from graph.nlp import tagging_cutoffs as cutoff_file
 
@@ -215,7 +215,8 @@ def combine(
     out: list[Mention] = []
     spans = [_with_class_word(text, s) for s in spans]
     spans = [s for s in spans if s.type not in rule_types and cutoffs.keeps(s, ruled)
-             and not function_words(text[s.start : s.end])]
+             and not function_words(text[s.start : s.end])
+             and not ends_as_adjective(text[s.start : s.end])]
     spans = [s if s.type != "dataset" else
              replace(s, start=_without_leading_modifiers(text, s.start, s.end)) for s in spans]
     spans = _to_known_names(text, spans, cands)
