@@ -61,3 +61,44 @@ def test_a_begin_tag_still_opens_a_new_span(p):
     spans = decode(_probs(p, tags), p)
     assert [(TEXT[s.start:s.end], s.type) for s in spans] == [
         ("reader", "method"), ("on", "task"), ("SQuAD", "dataset")]
+
+
+def _mixed(p, words: dict[str, dict[str, float]]) -> np.ndarray:
+    """Each listed word's wordpieces with the label shares given (O takes what is left)."""
+    probs = np.zeros((len(p.ids), len(LABELS)), dtype=np.float32)
+    probs[:, LABELS.index("O")] = 1.0
+    for word, shares in words.items():
+        start = TEXT.index(word)
+        first = next(i for i, (a, _) in enumerate(p.offsets) if a == start)
+        for i in range(first, len(p.ids)):
+            if p.words[i] != p.words[first]:
+                break
+            probs[i, :] = 0.0
+            for label, share in shares.items():
+                probs[i, LABELS.index(label)] = share
+            probs[i, LABELS.index("O")] = 1.0 - sum(shares.values())
+    return probs
+
+
+def test_a_task_grows_by_the_neighbouring_words_its_type_nearly_won():
+    p = pieces(tagging.load_tokenizer(), TEXT)
+    probs = _mixed(p, {"large": {"B-task": 0.2}, "pretrained": {"B-task": 0.35},
+                       "language": {"B-task": 0.9}, "models": {"I-task": 0.9},
+                       ",": {"I-task": 0.4}, "SQuAD": {"B-dataset": 0.9}, "on": {"B-dataset": 0.4}})
+    spans = tagging.widen(TEXT, probs, p, decode(probs, p))
+    # "pretrained" (0.35) is taken, "large" (0.2) is not; the comma has no letter, and a
+    # dataset does not grow
+    assert [(TEXT[s.start:s.end], s.type) for s in spans] == [
+        ("pretrained language models", "task"), ("SQuAD", "dataset")]
+    # the confidence is the decoded span's own
+    assert spans[0].confidence == pytest.approx(0.9)
+
+
+def test_a_task_does_not_grow_into_another_span():
+    p = pieces(tagging.load_tokenizer(), TEXT)
+    probs = _mixed(p, {"pretrained": {"B-method": 0.9, "B-task": 0.05},
+                       "language": {"B-task": 0.9, "B-method": 0.05},
+                       "models": {"I-task": 0.6, "B-method": 0.35}})
+    spans = tagging.widen(TEXT, probs, p, decode(probs, p))
+    assert [(TEXT[s.start:s.end], s.type) for s in spans] == [
+        ("pretrained", "method"), ("language models", "task")]

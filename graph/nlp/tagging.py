@@ -9,7 +9,7 @@ with fixed options and a fixed thread count, so the same text always gives the s
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -142,6 +142,52 @@ def decode(probs: np.ndarray, p: Pieces) -> list[Span]:
     return merged
 
 
+#: per type, the least mean probability of the type over a neighbouring word's wordpieces for
+#: `widen` to take the word into a span of that type (chosen on out-of-fold train predictions,
+#: docs/extraction.md)
+WIDEN = {"task": 0.3}
+
+
+def widen(text: str, probs: np.ndarray, p: Pieces, spans: list[Span]) -> list[Span]:
+    """`spans`, each of a type in WIDEN grown by the whole words next to it on which its type
+    has at least WIDEN's share of the probability, though another label won them ("few | shot
+    learning"): a task's edges are where the model is least sure. A word with no letter or
+    digit, or one inside another span, stops the growth."""
+    words: list[list[int]] = []  # the wordpieces of each word, in order
+    for i, w in enumerate(p.words):
+        if w is None:
+            continue
+        if words and p.words[words[-1][0]] == w:
+            words[-1].append(i)
+        else:
+            words.append([i])
+    bounds = [(p.offsets[ix[0]][0], p.offsets[ix[-1]][1]) for ix in words]
+    taken = {k for s in spans for k, (a, b) in enumerate(bounds) if s.start <= a and b <= s.end}
+
+    def reaches(k: int, typ: str) -> bool:
+        if not 0 <= k < len(words) or k in taken:
+            return False
+        a, b = bounds[k]
+        share = float(np.mean([type_probability(probs, i, typ) for i in words[k]]))
+        return share >= WIDEN[typ] and any(c.isalnum() for c in text[a:b])
+
+    out = []
+    for s in spans:
+        inside = [k for k, (a, b) in enumerate(bounds) if s.start <= a and b <= s.end]
+        if s.type not in WIDEN or not inside:
+            out.append(s)
+            continue
+        lo, hi = inside[0], inside[-1]
+        while reaches(lo - 1, s.type):
+            lo -= 1
+            taken.add(lo)
+        while reaches(hi + 1, s.type):
+            hi += 1
+            taken.add(hi)
+        out.append(replace(s, start=min(s.start, bounds[lo][0]), end=max(s.end, bounds[hi][1])))
+    return out
+
+
 def _softmax(x: np.ndarray) -> np.ndarray:
     e = np.exp(x - x.max(-1, keepdims=True))
     return e / e.sum(-1, keepdims=True)
@@ -194,7 +240,8 @@ class Tagger:
 
     def tag(self, text: str) -> list[Span]:
         p = pieces(self.tokenizer, text)
-        return tidy(text, decode(self.probabilities(p), p))
+        probs = self.probabilities(p)
+        return tidy(text, widen(text, probs, p, decode(probs, p)))
 
 
 _shared: Tagger | None = None
