@@ -1,4 +1,5 @@
-"""Forms of a name: the singular of a head noun, shared by the resolver and the generic table."""
+"""Forms of a name: the singular of a head noun, shared by the resolver and the generic table,
+and the hyphenated adjectives that end no name ("BERT-based")."""
 
 from __future__ import annotations
 

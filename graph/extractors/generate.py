@@ -142,8 +142,8 @@ def _name_key(name: str) -> str:
 
 def _redefined(hit: lexicon.LexiconHit, defined: dict[str, str]) -> bool:
     """True for a lexicon hit on a short form that the abstract defines as another name:
-    after "Expectation Maximization (EM)", "EM" is no "exact match", and "PER" no "phoneme
-    error rate" after "person (PER)"."""
+    after "Expectation Maximization (EM)", "EM" is no "exact match", and after "Affinity
+    Propagation (AP)", "AP" no "average precision"."""
     long = defined.get(hit.span.text)
     if long is None:
         return False

@@ -153,6 +153,8 @@ def widen(text: str, probs: np.ndarray, p: Pieces, spans: list[Span]) -> list[Sp
     has at least WIDEN's share of the probability, though another label won them ("few | shot
     learning"): a task's edges are where the model is least sure. A word with no letter or
     digit, or one inside another span, stops the growth."""
+    if not any(s.type in WIDEN for s in spans):
+        return spans
     words: list[list[int]] = []  # the wordpieces of each word, in order
     for i, w in enumerate(p.words):
         if w is None:
