@@ -30,7 +30,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc
 
 from graph import generic
-from graph.extractors import acronyms, lexicon
+from graph.extractors import acronyms, lexicon, name_types
 from graph.extractors import candidates as rules
 from graph.model import Mention
 from graph.name_forms import ends_as_adjective, is_name_shaped
@@ -40,6 +40,8 @@ from graph.nlp import tagging_cutoffs as cutoff_file
 NAME = "mentions.v2"
 #: rule candidates kept beside the tagger's spans: found by these generators only
 UNION_SOURCES = frozenset({"lexicon", "lexicon-variant", "acronym", "acronym-use"})
+#: rule sources whose type is a lexicon's: it decides the type of the name's other mentions
+LEXICON_SOURCES = frozenset({"lexicon", "lexicon-variant"})
 CACHE_KEY = "paperkg.tagger_spans.v1"
 #: types of which every rule candidate that no tagged span overlaps is kept, whatever its source
 UNION_TYPES: frozenset[str] = frozenset()
@@ -104,6 +106,26 @@ CLASS_WORDS = {
                          "models", "network", "networks", "architecture", "module",
                          "algorithm", "scheme", "unit"}),
 }
+
+
+#: the words after a task's name that say it is one: "machine translation tasks"
+TASK_CLASS_WORDS = frozenset({"task", "tasks", "problem", "problems"})
+
+
+def task_without_class_word(name: str) -> tuple[str, ...]:
+    """(the name before its class word,) for a task written "machine translation tasks" or
+    "face detection problem", so that it links with the task written without it; () when no
+    class word ends it, or when the words before it are function words or generic
+    ("classification tasks" stays whole: "classification" alone is no node), or end in a
+    word that only modifies ("domain-specific tasks", "auxiliary tasks")."""
+    words = name.split()
+    if len(words) < 2 or words[-1].lower() not in TASK_CLASS_WORDS:
+        return ()
+    rest = " ".join(words[:-1])
+    if (function_words(rest) or generic.is_generic(rest, "task")
+            or generic.is_modifier_word(words[-2]) or ends_as_adjective(rest)):
+        return ()
+    return (rest,)
 
 
 def without_class_word(name: str, etype: str = "dataset") -> tuple[str, ...]:
@@ -213,6 +235,8 @@ def combine(
     by_span = {(c.start, c.end): c for c in cands}
     ruled = [(c.start, c.end, c.type) for c in cands]
     out: list[Mention] = []
+    #: indices in `out` of the mentions whose type a lexicon or the name's head word gives
+    firm: set[int] = set()
     spans = [_with_class_word(text, s) for s in spans]
     spans = [s for s in spans if s.type not in rule_types and cutoffs.keeps(s, ruled)
              and not function_words(text[s.start : s.end])
@@ -225,17 +249,25 @@ def combine(
         name = text[s.start : s.end]
         label, aliases = (rule.label, rule.aliases) if rule else bracket_forms(name)
         near = [c for c in cands if _overlaps(s.start, s.end, c.start, c.end)]
-        etype = _lexicon_type(name) or _variant_type(rule) or _head_type(name) or s.type
+        ruled_type = _lexicon_type(name) or _variant_type(rule) or _head_type(name)
+        etype = ruled_type or s.type
         # the forms a bracket gives are read too: "Bi-Directional Attention Flow (BiDAF)
         # network" is also "Bi-Directional Attention Flow" and "BiDAF"
         bare = tuple(dict.fromkeys(b for form in (name, label, *aliases) if form
                                    for b in without_class_word(form, etype)))
         aliases = (*aliases, *bare)
-        if bare and etype == "dataset" and label is None:
-            # the node is named as other papers name it: "Cora", not "Cora datasets"
+        if etype == "task":
+            bare = tuple(dict.fromkeys(b for form in (name, label) if form
+                                       for b in task_without_class_word(form)))
+            aliases = (*aliases, *bare)
+        if bare and etype in ("dataset", "task") and label is None:
+            # the node is named as other papers name it: "Cora", not "Cora datasets";
+            # "machine translation", not "machine translation tasks"
             label = bare[0]
         if etype == "method" and any(c.type == "model" for c in near):
             etype = "model"
+        if ruled_type:
+            firm.add(len(out))
         out.append(
             Mention(
                 type=etype,
@@ -250,17 +282,21 @@ def combine(
                 proposed=any(c.proposed for c in near),
             )
         )
-    out += [c.mention(NAME) for c in cands if c.type in rule_types]
-    if union:
-        for c in cands:
-            if c.type in rule_types or not (
-                set(c.sources) & UNION_SOURCES or c.type in union_types or c.proposed
-            ):
-                continue
-            if any(_overlaps(c.start, c.end, s.start, s.end) for s in spans):
-                continue
+    for c in cands:
+        if c.type in rule_types or (union and _kept_alone(c, spans, union_types)):
+            if set(c.sources) & LEXICON_SOURCES:
+                firm.add(len(out))
             out.append(c.mention(NAME))
-    return out
+    return name_types.one_type_per_name(out, firm)
+
+
+def _kept_alone(c: rules.Candidate, spans: list[tagging.Span],
+                union_types: frozenset[str]) -> bool:
+    """A rule candidate that no tagged span overlaps is kept where it comes from a lexicon or an
+    acronym, has a type of `union_types`, or is a name the abstract proposes."""
+    if not (set(c.sources) & UNION_SOURCES or c.type in union_types or c.proposed):
+        return False
+    return not any(_overlaps(c.start, c.end, s.start, s.end) for s in spans)
 
 
 def extract(doc: Doc) -> list[Mention]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from graph.name_forms import ends_as_adjective
 from graph.nlp.coordination import coordinated_parts, listed_phrases
 
 
@@ -44,6 +45,12 @@ def _word_start(text: str, i: int) -> int:
     while i > 0 and not text[i - 1].isspace() and text[i - 1] not in "([{\"\u201c\u2018":
         i -= 1
     return i
+
+
+def _inside_word(text: str, i: int) -> bool:
+    """True when text[i] is a dash between two letters or digits ("genre-specific")."""
+    return (0 < i < len(text) - 1 and text[i] in _DASHES and text[i - 1].isalnum()
+            and text[i + 1].isalnum())
 
 
 def _word_end(text: str, i: int) -> int:
@@ -158,7 +165,9 @@ def tidy(text: str, spans: list[Span]) -> list[Span]:
 
     The wordpiece pre-tokenizer splits "IMO-ProofBench" into three words, so the model can tag
     "-ProofBench" or "JiT-": a span that starts or ends on a dash inside a word grows to the
-    whole word, and one that stops at a decimal point takes the decimals ("SQuAD v2.0").
+    whole word, and so does one that starts or stops at such a dash ("specific regularities" of
+    "genre-specific regularities"), unless the rest of the word makes it an adjective ("BERT"
+    of "BERT-based" stays); one that stops at a decimal point takes the decimals ("SQuAD v2.0").
     Dashes, commas and stray brackets at either edge are then trimmed, and so are joining
     words the model ran on into ("Penn Treebank and"); a bracket left open before a
     closing one takes it in, and a span without a letter, with fewer than two letters and
@@ -193,6 +202,11 @@ def _clean(text: str, start: int, end: int) -> tuple[int, int] | None:
     """The edges of one span tidied as `tidy` says, or None when it names nothing."""
     if start < end and text[start] in _DASHES and start > 0 and not text[start - 1].isspace():
         start = _word_start(text, start)
+    if _inside_word(text, start - 1):
+        start = _word_start(text, start)
+    if start < end and _inside_word(text, end) and not ends_as_adjective(
+            text[start:_word_end(text, end)]):
+        end = _word_end(text, end)
     if start < end and text[end - 1] in _DASHES and end < len(text) and not text[end].isspace():
         end = _word_end(text, end)
     end = _past_decimal_point(text, end)

@@ -1,0 +1,89 @@
+"""One name, one type within an abstract (graph.extractors.name_types)."""
+
+from graph.extractors import mentions
+from graph.extractors.name_types import one_type_per_name
+from graph.model import Mention
+from graph.nlp.tagging import Span
+from graph.nlp.tagging_cutoffs import Cutoffs
+
+# metrics from the tagger too, as where the rules' metrics are not chosen
+CUTOFFS = Cutoffs(by_type={"method": 0.5, "task": 0.5, "metric": 0.5}, rescue="same-span",
+                  rule_types=())
+
+
+def _m(etype, text, start, confidence, label=None, aliases=()):
+    return Mention(type=etype, text=text, start=start, end=start + len(text),
+                   extractor="mentions.v2", confidence=confidence, label=label,
+                   aliases=aliases)
+
+
+def test_an_acronym_takes_the_type_its_definition_has_most_confidence_for():
+    mentions = [
+        _m("task", "grammatical error correction (GEC)", 10, 0.9,
+           label="grammatical error correction", aliases=("GEC",)),
+        _m("metric", "GEC", 80, 0.6),
+        _m("method", "GEC", 150, 0.7),
+    ]
+    assert [m.type for m in one_type_per_name(mentions)] == ["task", "task", "task"]
+
+
+def test_the_summed_confidence_decides_not_the_single_most_confident_mention():
+    mentions = [
+        _m("task", "GEC", 10, 0.9),
+        _m("metric", "GEC", 80, 0.6),
+        _m("metric", "GEC", 150, 0.6),
+    ]
+    assert [m.type for m in one_type_per_name(mentions)] == ["metric"] * 3
+
+
+def test_forms_are_compared_case_separator_and_plural_blind():
+    mentions = [
+        _m("method", "Language Models", 0, 0.8),
+        _m("task", "language-model", 40, 0.5),
+    ]
+    out = one_type_per_name(mentions)
+    assert [m.type for m in out] == ["method", "method"]
+    # only the type changes: words, span and label are the mention's own
+    assert (out[1].text, out[1].start, out[1].end, out[1].label) == ("language-model", 40, 54,
+                                                                     None)
+
+
+def test_a_tie_goes_to_the_type_of_the_first_mention():
+    mentions = [_m("metric", "BLEU", 90, 0.5), _m("method", "BLEU", 20, 0.5)]
+    assert [m.type for m in one_type_per_name(mentions)] == ["method", "method"]
+
+
+def test_names_that_share_no_form_and_other_kinds_of_mention_keep_their_type():
+    mentions = [
+        _m("task", "machine translation", 0, 0.9),
+        _m("method", "Transformer", 30, 0.9),
+        _m("metric", "BLEU", 60, 0.4),
+        Mention(type="claim", text="Transformer improves BLEU.", start=30, end=56,
+                extractor="claims.v1", confidence=0.9, claim_kind="result"),
+    ]
+    assert one_type_per_name(mentions) == mentions
+
+
+def test_forms_join_through_a_shared_alias():
+    # the bare name of "Cora dataset" is its alias; the model typed a later "Cora" a method
+    mentions = [
+        _m("dataset", "Cora dataset", 0, 0.8, label="Cora", aliases=("Cora",)),
+        _m("method", "Cora", 50, 0.6),
+        _m("dataset", "Cora", 90, 0.5),
+    ]
+    assert [m.type for m in one_type_per_name(mentions)] == ["dataset"] * 3
+
+
+def test_combine_gives_an_acronym_and_its_definition_one_type():
+    text = ("We study grammatical error correction (GEC). Reranking improves GEC quality "
+            "and GEC results.")
+    at = text.index
+    spans = [Span(at("grammatical"), at(" (GEC)") + 6, "task", 0.9, 0.9),
+             Span(at("GEC quality"), at("GEC quality") + 3, "metric", 0.7, 0.7),
+             Span(at("GEC results"), at("GEC results") + 3, "method", 0.6, 0.6)]
+    got = mentions.combine(text, spans, (), cutoffs=CUTOFFS)
+    assert [(m.text, m.type, m.label) for m in got] == [
+        ("grammatical error correction (GEC)", "task", "grammatical error correction"),
+        ("GEC", "task", None),
+        ("GEC", "task", None),
+    ]
