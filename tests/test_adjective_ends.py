@@ -7,8 +7,8 @@ import pytest
 
 from graph.extractors import mentions
 from graph.name_forms import ends_as_adjective
-from graph.nlp.tagging import Span
 from graph.nlp.tagging_cutoffs import Cutoffs
+from tests.tagged_spans import span_of
 
 CUTOFFS = Cutoffs(by_type={"method": 0.5, "task": 0.5}, rescue="same-span")
 
@@ -29,16 +29,11 @@ def test_ends_as_adjective(name, adjective):
     assert ends_as_adjective(name) is adjective
 
 
-def _span(text: str, name: str, etype: str) -> Span:
-    start = text.index(name)
-    return Span(start, start + len(name), etype, 0.9, 0.9)
-
-
 def test_a_tagged_span_ending_in_a_hyphenated_adjective_is_dropped():
     text = "Deep learning-based methods beat model-free reinforcement learning on navigation."
-    spans = [_span(text, "Deep learning-based", "method"),
-             _span(text, "model-free reinforcement learning", "method"),
-             _span(text, "navigation", "task")]
+    spans = [span_of(text, "Deep learning-based", "method"),
+             span_of(text, "model-free reinforcement learning", "method"),
+             span_of(text, "navigation", "task")]
     got = mentions.combine(text, spans, (), cutoffs=CUTOFFS)
     assert [(m.text, m.type) for m in got] == [
         ("model-free reinforcement learning", "method"), ("navigation", "task")]

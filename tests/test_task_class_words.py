@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from graph.extractors import mentions
-from graph.nlp.tagging import Span
 from graph.nlp.tagging_cutoffs import Cutoffs
+from tests.tagged_spans import span_of
 
 CUTOFFS = Cutoffs(by_type={"method": 0.5, "task": 0.5}, rescue="same-span")
 
@@ -26,15 +26,10 @@ def test_task_without_class_word(name, bare):
     assert mentions.task_without_class_word(name) == bare
 
 
-def _span(text: str, name: str, etype: str) -> Span:
-    start = text.index(name)
-    return Span(start, start + len(name), etype, 0.9, 0.9)
-
-
 def test_a_tagged_task_with_its_class_word_is_named_without_it():
     text = "On machine translation tasks and classification tasks, our Foo network wins."
-    spans = [_span(text, "machine translation tasks", "task"),
-             _span(text, "classification tasks", "task")]
+    spans = [span_of(text, "machine translation tasks", "task"),
+             span_of(text, "classification tasks", "task")]
     got = mentions.combine(text, spans, (), cutoffs=CUTOFFS)
     assert [(m.text, m.label, m.aliases) for m in got] == [
         ("machine translation tasks", "machine translation", ("machine translation",)),
@@ -44,6 +39,6 @@ def test_a_tagged_task_with_its_class_word_is_named_without_it():
 
 def test_only_tasks_lose_a_task_class_word():
     text = "The scheduling problem solver runs fast."
-    got = mentions.combine(text, [_span(text, "scheduling problem", "method")], (),
+    got = mentions.combine(text, [span_of(text, "scheduling problem", "method")], (),
                            cutoffs=CUTOFFS)
     assert [(m.label, m.aliases) for m in got] == [(None, ())]
