@@ -15,7 +15,9 @@ inside such a name, where the name starts, grows to it: "wav2vec" of "wav2vec 2.
 whose last word names a body of data ("the VQA dataset") is a dataset; a tagged dataset takes
 in a class word that follows it ("the Caltech benchmark"), loses the modifiers before its name
 ("large-scale"), and one written with its class word is also its bare name, which names its
-node ("Cityscapes dataset" is "Cityscapes").
+node ("Cityscapes dataset" is "Cityscapes"); so is a task ("machine translation tasks" is
+"machine translation"). Last, the mentions of one name take one type
+(graph.extractors.name_types).
 Which types come from the rules alone is the cutoffs record's `rule_types`: the procedure that
 chooses the cutoffs on out-of-fold train predictions also chooses, for metrics, between the
 rules and the tagger at its best cutoff (docs/extraction.md).

@@ -55,7 +55,7 @@ def _groups(mentions: list[Mention]) -> list[list[int]]:
 
 def one_type_per_name(mentions: list[Mention], firm: Collection[int] = ()) -> list[Mention]:
     """The mentions, each name's mentions retyped to the type with the most summed confidence
-    among them (a tie goes to the type of the first mention in the text). Where some of a
+    among them (a tie goes to the type of the first of them in the text). Where some of a
     name's mentions are `firm` (indices: their type comes from a lexicon or from the name's
     head word, "OCID-Ref dataset"), only those vote."""
     out = list(mentions)
