@@ -50,6 +50,11 @@ def test_the_graph_of_an_em_abstract_has_no_exact_match_metric():
     from graph.extractors.pipeline import extract_papers
 
     paper = Paper(key="em", abstract=EM_ALGORITHM, title=None, id="em")
-    entities = resolve(extract_papers([paper])).entities
+    extractions = extract_papers([paper])
+    # every mention of the name is the defined method, none a metric by the lexicon's "EM"
+    assert {(m.text, m.type) for m in extractions[0].mentions
+            if m.label == "expectation maximization"} == {("Expectation Maximization", "method"),
+                                                          ("EM", "method")}
+    entities = resolve(extractions).entities
     assert "metric/exact-match" not in entities
     assert entities["method/expectation-maximization"].aliases == {"EM"}

@@ -68,14 +68,19 @@ def _overlaps(a_start: int, a_end: int, b_start: int, b_end: int) -> bool:
     return a_start < b_end and b_start < a_end
 
 
-def _lexicon_type(name: str) -> str | None:
+def _lexicon_type(name: str, defined: str | None = None) -> str | None:
     """The one type whose lexicon lists `name` ("Llama 2" a model, "BM25" a method), else None:
     a curated entry knows the kind of a name better than the tagger's guess from context. Only
     for a name by its form (a capital after the first letter, or a digit): a common phrase
-    ("language modeling") is a task or a method as the sentence uses it."""
+    ("language modeling") is a task or a method as the sentence uses it. A short form the
+    abstract `defined` as a long form counts only where the lexicon's name for it is that long
+    form: after "Expectation Maximization (EM)", "EM" is no metric "exact match"."""
     if not is_name_shaped(name):
         return None
-    kinds = [etype for etype in lexicon.FILES if lexicon.lookup(name, etype) is not None]
+    kinds = [etype for etype in lexicon.FILES
+             if (known := lexicon.lookup(name, etype)) is not None
+             and (defined is None or generic.phrase_key(known)
+                  == generic.phrase_key(lexicon.lookup(defined, etype) or defined))]
     return kinds[0] if len(kinds) == 1 else None
 
 
@@ -251,7 +256,11 @@ def combine(
         name = text[s.start : s.end]
         label, aliases = (rule.label, rule.aliases) if rule else bracket_forms(name)
         near = [c for c in cands if _overlaps(s.start, s.end, c.start, c.end)]
-        ruled_type = _lexicon_type(name) or _variant_type(rule) or _head_type(name)
+        # a short form the abstract defines is looked up by its long form: after
+        # "Expectation Maximization (EM)", "EM" is no metric "exact match"
+        defined = rule.label if rule and "acronym-use" in rule.sources else None
+        ruled_type = (_lexicon_type(name, defined) or _variant_type(rule)
+                      or _head_type(name))
         etype = ruled_type or s.type
         # the forms a bracket gives are read too: "Bi-Directional Attention Flow (BiDAF)
         # network" is also "Bi-Directional Attention Flow" and "BiDAF"
@@ -284,11 +293,14 @@ def combine(
                 proposed=any(c.proposed for c in near),
             )
         )
-    for c in cands:
-        if c.type in rule_types or (union and _kept_alone(c, spans, union_types)):
-            if set(c.sources) & LEXICON_SOURCES:
-                firm.add(len(out))
-            out.append(c.mention(NAME))
+    kept = [c for c in cands if c.type in rule_types]
+    if union:
+        kept += [c for c in cands if c.type not in rule_types
+                 and _kept_alone(c, spans, union_types)]
+    for c in kept:
+        if set(c.sources) & LEXICON_SOURCES:
+            firm.add(len(out))
+        out.append(c.mention(NAME))
     return name_types.one_type_per_name(out, firm)
 
 
