@@ -89,17 +89,6 @@ def test_combine_gives_an_acronym_and_its_definition_one_type():
     ]
 
 
-def test_a_written_out_name_outvotes_its_short_forms():
-    # the tagger reads a bare "EM" as exact match; the definition says otherwise
-    mentions = [
-        _m("method", "Expectation Maximization", 0, 0.6, label="expectation maximization",
-           aliases=("EM",)),
-        _m("metric", "EM", 40, 0.9, label="expectation maximization"),
-        _m("metric", "EM", 90, 0.9, label="expectation maximization"),
-    ]
-    assert [m.type for m in one_type_per_name(mentions)] == ["method"] * 3
-
-
 def test_only_the_mentions_typed_by_a_lexicon_or_a_head_word_vote_where_there_are_any():
     mentions = [
         _m("dataset", "OCID-Ref dataset", 0, 0.5, label="OCID-Ref", aliases=("OCID-Ref",)),
@@ -107,5 +96,5 @@ def test_only_the_mentions_typed_by_a_lexicon_or_a_head_word_vote_where_there_ar
         _m("method", "OCID-Ref", 120, 0.9),
     ]
     assert [m.type for m in one_type_per_name(mentions, firm={0})] == ["dataset"] * 3
-    # a lexicon hit on a short form outvotes even the written-out name
+    # a lexicon hit on a short form outvotes even the written-out name and the dataset head
     assert [m.type for m in one_type_per_name(mentions, firm={1})] == ["method"] * 3

@@ -256,8 +256,7 @@ def combine(
         name = text[s.start : s.end]
         label, aliases = (rule.label, rule.aliases) if rule else bracket_forms(name)
         near = [c for c in cands if _overlaps(s.start, s.end, c.start, c.end)]
-        # a short form the abstract defines is looked up by its long form: after
-        # "Expectation Maximization (EM)", "EM" is no metric "exact match"
+        # a short form the abstract defines is judged by its long form (`_lexicon_type`)
         defined = rule.label if rule and "acronym-use" in rule.sources else None
         ruled_type = (_lexicon_type(name, defined) or _variant_type(rule)
                       or _head_type(name))

@@ -8,8 +8,7 @@ of 3,358), so the mentions of a name here take the type most of their confidence
 Mentions are the same name when they share a form — label, text or alias — compared case-,
 separator- and plural-blind (`graph.generic.phrase_key`): "GEC" joins the long form whose alias
 it is. A type a lexicon or the name's head word gives ("the OCID-Ref dataset") is not
-outvoted by the tagger's guesses at the bare name, nor a written-out name's by its guesses at
-the short form.
+outvoted by the tagger's guesses at the bare name.
 """
 
 from __future__ import annotations
@@ -18,7 +17,6 @@ from collections import defaultdict
 from collections.abc import Collection
 from dataclasses import replace
 
-from graph.extractors.acronyms import looks_like_short_form
 from graph.generic import phrase_key
 from graph.model import ENTITY_TYPES, Mention
 
@@ -59,17 +57,13 @@ def one_type_per_name(mentions: list[Mention], firm: Collection[int] = ()) -> li
     """The mentions, each name's mentions retyped to the type with the most summed confidence
     among them (a tie goes to the type of the first of them in the text). Where some of a
     name's mentions are `firm` (indices: their type comes from a lexicon or from the name's
-    head word, "OCID-Ref dataset"), only those vote; else, where some are written out (not a
-    short form like "EM"), only those: the tagger reads "EM" as exact match where the abstract
-    defines it as "Expectation Maximization (EM)"."""
+    head word, "OCID-Ref dataset"), only those vote."""
     out = list(mentions)
     for group in _groups(mentions):
         types = {mentions[i].type for i in group}
         if len(types) < 2:
             continue
-        voters = ([i for i in group if i in firm]
-                  or [i for i in group if not looks_like_short_form(mentions[i].text)]
-                  or group)
+        voters = [i for i in group if i in firm] or group
         votes: dict[str, float] = defaultdict(float)
         for i in voters:
             votes[mentions[i].type] += mentions[i].confidence
