@@ -1,8 +1,8 @@
 """One name, one type within an abstract.
 
 The tagger types each occurrence of a name from its own context, so one abstract could link
-"GEC" to a task where it defines "grammatical error correction (GEC)" and to a metric and a
-method in later sentences: three nodes for one name. Annotators give a name
+"GEC" ("Grammatical Error Correction (GEC)") to a method, a metric and a task in different
+sentences: three nodes for one name. Annotators give a name
 one type per abstract (in SciERC train 4 names of 2,671 have two, in the SciREX train split 10
 of 3,358), so the mentions of a name here take the type most of their confidence votes for.
 Mentions are the same name when they share a form — label, text or alias — compared case-,
