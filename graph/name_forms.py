@@ -13,14 +13,15 @@ ADJECTIVE_ENDS = frozenset({
     "based", "like", "style", "inspired", "driven", "guided", "powered", "enhanced",
     "augmented", "free", "only", "specific", "aware", "related", "sized", "level",
 })
-_HYPHENS = "-\u2010\u2011"
+#: the hyphens that join a word to a name ("BERT-based"; the non-breaking one too)
+HYPHENS = "-\u2010\u2011"
 
 
 def ends_as_adjective(name: str) -> bool:
     """True for a name whose last word is an adjective made with a hyphen ("learning-based",
     "Deep learning-based", "UVOS-driven"): it modifies a noun the span left out."""
     last = name.rsplit(None, 1)[-1] if name.strip() else ""
-    for hyphen in _HYPHENS:
+    for hyphen in HYPHENS:
         head, sep, end = last.rpartition(hyphen)
         if sep and head and end in ADJECTIVE_ENDS:
             return True

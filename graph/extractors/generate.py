@@ -20,8 +20,7 @@ from graph.extractors.phrases import (
 )
 from graph.extractors.spans import Draft
 from graph.extractors.tokens import Tokens, table
-from graph.name_forms import ADJECTIVE_ENDS, singular
-from graph.slug import label_key
+from graph.name_forms import ADJECTIVE_ENDS, HYPHENS
 
 # Longer phrases are more often descriptions than names (in words: a hyphenated word is one).
 MAX_PHRASE_TOKENS = 7
@@ -136,19 +135,12 @@ def _is_edition_word(t: Tokens, k: int) -> bool:
     return not (t.dep[k] == "nummod" and head > k and t.text[head] not in _TIER_WORDS)
 
 
-def _name_key(name: str) -> str:
-    return " ".join(singular(w) for w in label_key(name).split())
-
-
 def _redefined(hit: lexicon.LexiconHit, defined: dict[str, str]) -> bool:
     """True for a lexicon hit on a short form that the abstract defines as another name:
     after "Expectation Maximization (EM)", "EM" is no "exact match", and after "Affinity
     Propagation (AP)", "AP" no "average precision"."""
     long = defined.get(hit.span.text)
-    if long is None:
-        return False
-    known = lexicon.lookup(long, hit.type) or long
-    return _name_key(known) != _name_key(hit.name)
+    return long is not None and not lexicon.is_entry_of(hit.name, long, hit.type)
 
 
 def drafts_of(doc: Doc) -> tuple[list[Draft], dict[str, Draft]]:
@@ -288,7 +280,7 @@ def drafts_of(doc: Doc) -> tuple[list[Draft], dict[str, Draft]]:
         d = draft(start, end)
         d.sources.add("name")
         # "BERT-based", "CNN-like": a known name made an adjective, not a variant of it
-        adjective = t.lower[end - 1] in ADJECTIVE_ENDS and t.text[end - 2] in "-\u2010\u2011"
+        adjective = t.lower[end - 1] in ADJECTIVE_ENDS and t.text[end - 2] in HYPHENS
         for hit in () if adjective else hits:
             if start <= hit.span.start and hit.span.end <= end and len(hit.span) < end - start:
                 d.add({hit.type: _LEXICON_STRENGTH})

@@ -20,6 +20,8 @@ from spacy.vocab import Vocab
 
 from graph.errors import InputError
 from graph.extractors.tokens import table
+from graph.generic import phrase_tokens
+from graph.name_forms import singular
 from graph.paths import LEXICONS
 
 LEXICON_DIR = LEXICONS
@@ -85,6 +87,19 @@ def caseless_forms(etype: str, directory: Path = LEXICON_DIR) -> dict[str, str]:
 def lookup(text: str, etype: str) -> str | None:
     """The preferred name of `text` in the `etype` lexicon, or None."""
     return forms(etype).get(text) or caseless_forms(etype).get(text.lower())
+
+
+def is_entry_of(entry: str, long: str, etype: str) -> bool:
+    """Whether `entry`, a name of the `etype` lexicon, is the name `long` (the lexicon's own
+    name for it, or its words compared case-, separator- and plural-blind): what a short form
+    the abstract defines may still mean. After "Expectation Maximization (EM)", "EM" is not the
+    metrics lexicon's "exact match"; after "Word Error Rates (WER)", it is "word error rate"."""
+    return _name_key(entry) == _name_key(lookup(long, etype) or long)
+
+
+def _name_key(name: str) -> str:
+    # words alone (quotes and brackets gone), each singular: "Word Error Rates" = "word error rate"
+    return " ".join(singular(w) for w in phrase_tokens(name))
 
 
 @cache

@@ -78,9 +78,8 @@ def _lexicon_type(name: str, defined: str | None = None) -> str | None:
     if not is_name_shaped(name):
         return None
     kinds = [etype for etype in lexicon.FILES
-             if (known := lexicon.lookup(name, etype)) is not None
-             and (defined is None or generic.phrase_key(known)
-                  == generic.phrase_key(lexicon.lookup(defined, etype) or defined))]
+             if (entry := lexicon.lookup(name, etype)) is not None
+             and (defined is None or lexicon.is_entry_of(entry, defined, etype))]
     return kinds[0] if len(kinds) == 1 else None
 
 
