@@ -3,7 +3,7 @@
 `collapse` is for labels (one line, single spaces). `readable` turns an abstract into the
 text extraction parses and pages show: inline math without its dollars (``$4.4$`` -> 4.4),
 escaped characters unescaped (``\\%`` -> %), text-style commands reduced to their argument
-(``\\emph{two}`` -> two), one-letter accents made Unicode (``\\'e`` -> é), ``~`` and
+(``\\emph{two}`` and ``{\\em two}`` -> two), one-letter accents made Unicode (``\\'e`` -> é), ``~`` and
 whitespace runs made one space. Each character of the result knows the offset of the
 character of the verbatim text it came from, so spans found in the readable text map back
 to the verbatim abstract, which provenance offsets index.
@@ -37,6 +37,8 @@ COMBINING = {
 _TEXT_COMMANDS = ("emph", "textbf", "textit", "texttt", "textsc", "textrm", "textsf",
                   "underline", "mathrm", "mathbf", "mathit", "mathsf", "mathtt", "text",
                   "operatorname", "mbox")
+#: Old-style font declarations, written inside the group they style: "{\\em new} results".
+_DECLARATIONS = ("em", "it", "bf", "sl", "sc", "tt", "rm", "sf")
 _SYMBOLS = {
     r"\times": "×", r"\cdot": "·", r"\pm": "±", r"\approx": "≈", r"\sim": "~", r"\leq": "≤",
     r"\le": "≤", r"\geq": "≥", r"\ge": "≥", r"\neq": "≠", r"\infty": "∞", r"\alpha": "α",
@@ -51,6 +53,7 @@ ACCENT = r"""\\(?P<mark>["'`^~=.]|[cvuHk](?=[\s{]))\s*(?:\{(?P<l1>[A-Za-z])\}|(?
 _TOKEN = re.compile(
     r"(?P<accent>" + ACCENT + ")"
     r"|(?P<command>\\(?P<name>" + "|".join(_TEXT_COMMANDS) + r")\s*\{)"
+    r"|(?P<declaration>\{\\(?:" + "|".join(_DECLARATIONS) + r")(?![A-Za-z])\s*)"
     r"|(?P<symbol>" + "|".join(re.escape(s) for s in sorted(_SYMBOLS, key=len, reverse=True))
     + r")(?![A-Za-z])"
     r"|(?P<dollar>(?<!\\)\$)"
@@ -160,7 +163,7 @@ def readable(text: str) -> Readable:
             letter = match.group("l1") or match.group("l2")
             emit(unicodedata.normalize("NFC", letter + COMBINING[match.group("mark")]),
                  match.start(), match.end())
-        elif match.group("command"):
+        elif match.group("command") or match.group("declaration"):
             depth += 1
             closers.append(depth)
             held = match.start() if held is None else held
