@@ -3,10 +3,10 @@
 `collapse` is for labels (one line, single spaces). `readable` turns an abstract into the
 text extraction parses and pages show: inline math without its dollars (``$4.4$`` -> 4.4),
 escaped characters unescaped (``\\%`` -> %), text-style commands reduced to their argument
-(``\\emph{two}`` and ``{\\em two}`` -> two), one-letter accents made Unicode (``\\'e`` -> é), ``~`` and
-whitespace runs made one space. Each character of the result knows the offset of the
-character of the verbatim text it came from, so spans found in the readable text map back
-to the verbatim abstract, which provenance offsets index.
+(``\\emph{two}`` and ``{\\em two}`` -> two), one-letter accents made Unicode
+(``\\'e`` -> é), ``~`` and whitespace runs made one space. Each character of the result
+knows the offset of the character of the verbatim text it came from, so spans found in the
+readable text map back to the verbatim abstract, which provenance offsets index.
 
 Long abstracts: `cut_for_extraction` keeps the first `MAX_EXTRACTION_CHARS` characters,
 ending at the last sentence end inside them.
