@@ -123,13 +123,17 @@ def task_without_class_word(name: str) -> tuple[str, ...]:
     "face detection problem", so that it links with the task written without it; () when no
     class word ends it, or when the words before it are function words or generic
     ("classification tasks" stays whole: "classification" alone is no node), or end in a
-    word that only modifies ("domain-specific tasks", "auxiliary tasks")."""
+    word that only modifies ("domain-specific tasks", "auxiliary tasks"), or are the methods
+    lexicon's name and not the tasks lexicon's ("supervised learning tasks" are tasks solved
+    by a method: no task "supervised learning")."""
     words = name.split()
     if len(words) < 2 or words[-1].lower() not in TASK_CLASS_WORDS:
         return ()
     rest = " ".join(words[:-1])
     if (function_words(rest) or generic.is_generic(rest, "task")
-            or generic.is_modifier_word(words[-2]) or ends_as_adjective(rest)):
+            or generic.is_modifier_word(words[-2]) or ends_as_adjective(rest)
+            or (lexicon.lookup(rest, "method") is not None
+                and lexicon.lookup(rest, "task") is None)):
         return ()
     return (rest,)
 
@@ -299,7 +303,7 @@ def combine(
         if set(c.sources) & LEXICON_SOURCES:
             firm.add(len(out))
         out.append(c.mention(NAME))
-    return name_types.one_type_per_name(out, firm)
+    return name_types.one_type_per_name(out, firm, CLASS_WORDS["method"])
 
 
 def _kept_alone(c: rules.Candidate, spans: list[tagging.Span],

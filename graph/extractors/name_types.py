@@ -8,7 +8,9 @@ of 3,358), so the mentions of a name here take the type most of their confidence
 Mentions are the same name when they share a form — label, text or alias — compared case-,
 separator- and plural-blind (`graph.generic.phrase_key`): "GEC" joins the long form whose alias
 it is. A type a lexicon or the name's head word gives ("the OCID-Ref dataset") is not
-outvoted by the tagger's guesses at the bare name.
+outvoted by the tagger's guesses at the bare name. A method's name less its class word is no
+form of it here ("GEC models" are models for the task GEC), and where the abstract names a
+thing of another type so, no longer its alias either.
 """
 
 from __future__ import annotations
@@ -21,13 +23,23 @@ from graph.generic import phrase_key
 from graph.model import ENTITY_TYPES, Mention
 
 
-def _forms(m: Mention) -> set[str]:
-    keys = {phrase_key(f) for f in (m.label, m.text, *m.aliases) if f}
+def _class_word_bare(m: Mention, class_words: Collection[str]) -> str | None:
+    """The name before the class word of a method or model written with one last ("GEC" of
+    "GEC models"), else None."""
+    words = m.text.split()
+    if m.type in ("method", "model") and len(words) > 1 and words[-1] in class_words:
+        return " ".join(words[:-1])
+    return None
+
+
+def _forms(m: Mention, class_words: Collection[str]) -> set[str]:
+    bare = _class_word_bare(m, class_words)
+    keys = {phrase_key(f) for f in (m.label, m.text, *m.aliases) if f and f != bare}
     keys.discard("")
     return keys
 
 
-def _groups(mentions: list[Mention]) -> list[list[int]]:
+def _groups(mentions: list[Mention], class_words: Collection[str]) -> list[list[int]]:
     """Indices of the entity mentions, grouped by the forms they share (transitively)."""
     parent: dict[int, int] = {}
 
@@ -42,7 +54,7 @@ def _groups(mentions: list[Mention]) -> list[list[int]]:
         if m.type not in ENTITY_TYPES:
             continue
         parent[i] = i
-        for key in _forms(m):
+        for key in _forms(m, class_words):
             if key in owner:
                 parent[root(i)] = root(owner[key])
             else:
@@ -53,13 +65,15 @@ def _groups(mentions: list[Mention]) -> list[list[int]]:
     return list(groups.values())
 
 
-def one_type_per_name(mentions: list[Mention], firm: Collection[int] = ()) -> list[Mention]:
+def one_type_per_name(mentions: list[Mention], firm: Collection[int] = (),
+                      class_words: Collection[str] = ()) -> list[Mention]:
     """The mentions, each name's mentions retyped to the type with the most summed confidence
     among them (a tie goes to the type of the first of them in the text). Where some of a
     name's mentions are `firm` (indices: their type comes from a lexicon or from the name's
-    head word, "OCID-Ref dataset"), only those vote."""
+    head word, "OCID-Ref dataset"), only those vote. A method or model written with one of
+    `class_words` last does not join the name before it."""
     out = list(mentions)
-    for group in _groups(mentions):
+    for group in _groups(mentions, class_words):
         types = {mentions[i].type for i in group}
         if len(types) < 2:
             continue
@@ -72,4 +86,22 @@ def one_type_per_name(mentions: list[Mention], firm: Collection[int] = ()) -> li
         for i in group:
             if out[i].type != best:
                 out[i] = replace(out[i], type=best)
+    return _without_other_names(out, class_words)
+
+
+def _without_other_names(mentions: list[Mention], class_words: Collection[str]) -> list[Mention]:
+    """The mentions, a method's name less its class word no longer its alias where the
+    abstract names a thing of another type so ("GEC" of "GEC models" beside the task GEC):
+    the graph joins names through aliases, and the models would become the task."""
+    types: dict[str, set[str]] = defaultdict(set)
+    for m in mentions:
+        if m.type in ENTITY_TYPES:
+            for key in _forms(m, class_words):
+                types[key].add(m.type)
+    out = []
+    for m in mentions:
+        bare = _class_word_bare(m, class_words)
+        if bare is not None and bare in m.aliases and types.get(phrase_key(bare), set()) - {m.type}:
+            m = replace(m, aliases=tuple(a for a in m.aliases if a != bare))
+        out.append(m)
     return out
