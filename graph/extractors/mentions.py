@@ -71,11 +71,12 @@ def _overlaps(a_start: int, a_end: int, b_start: int, b_end: int) -> bool:
 def _lexicon_type(name: str, defined: str | None = None) -> str | None:
     """The one type whose lexicon lists `name` ("Llama 2" a model, "BM25" a method), else None:
     a curated entry knows the kind of a name better than the tagger's guess from context. Only
-    for a name by its form (a capital after the first letter, or a digit): a common phrase
-    ("language modeling") is a task or a method as the sentence uses it. A short form the
+    for a name by its form (a capital after the first letter, or a digit) or one capitalised
+    word ("Propbank", "Freebase"): a common phrase ("language modeling") is a task or a method
+    as the sentence uses it. A short form the
     abstract `defined` as a long form counts only where the lexicon's name for it is that long
     form: after "Expectation Maximization (EM)", "EM" is no metric "exact match"."""
-    if not is_name_shaped(name):
+    if not (is_name_shaped(name) or (" " not in name and name[:1].isupper())):
         return None
     kinds = [etype for etype in lexicon.FILES
              if (entry := lexicon.lookup(name, etype)) is not None
