@@ -151,6 +151,9 @@ def without_class_word(name: str, etype: str = "dataset") -> tuple[str, ...]:
     rest = words[:-1]
     if not all(w[:1].isupper() and w.lower() not in STOP_WORDS for w in rest):
         return ()
+    if etype == "method" and len(rest) == 1 and (generic.is_modifier_word(rest[0])
+                                                 or ends_as_adjective(rest[0])):
+        return ()
     return (" ".join(rest),)
 
 
