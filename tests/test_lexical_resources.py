@@ -49,3 +49,15 @@ def test_a_resource_the_tagger_called_a_method_is_a_dataset(nlp):
             if m.text in ("Penn TreeBank", "Propbank", "Freebase", "Princeton Wordnet")} == {
         ("Penn TreeBank", "dataset"), ("Propbank", "dataset"), ("Freebase", "dataset"),
         ("Princeton Wordnet", "dataset")}
+
+
+@pytest.mark.parametrize("short, long", [
+    ("GLUE", "general language understanding evaluation"),
+    ("SWAG", "situations with adversarial generations"),
+    ("MRPC", "Microsoft Research Paraphrase Corpus"),
+])
+def test_a_benchmark_defined_by_its_written_out_name_keeps_the_lexicons_type(short, long):
+    # a short form the abstract defines takes a lexicon's type only where the lexicon's name
+    # for it is that long form: the benchmarks' written-out names are listed with them
+    assert mentions._lexicon_type(short, long) == "dataset"
+    assert mentions._lexicon_type(short, "gated linear unit evaluation") is None
