@@ -5,41 +5,36 @@ from graph.extractors.name_types import one_type_per_name
 from graph.model import Mention
 from graph.nlp.tagging import Span
 from graph.nlp.tagging_cutoffs import Cutoffs
+from tests.tagged_spans import mention
 
 # metrics from the tagger too, as where the rules' metrics are not chosen
 CUTOFFS = Cutoffs(by_type={"method": 0.5, "task": 0.5, "metric": 0.5}, rescue="same-span",
                   rule_types=())
 
 
-def _m(etype, text, start, confidence, label=None, aliases=()):
-    return Mention(type=etype, text=text, start=start, end=start + len(text),
-                   extractor="mentions.v2", confidence=confidence, label=label,
-                   aliases=aliases)
-
-
 def test_an_acronym_takes_the_type_its_definition_has_most_confidence_for():
     mentions = [
-        _m("task", "grammatical error correction (GEC)", 10, 0.9,
+        mention("task", "grammatical error correction (GEC)", 10, 0.9,
            label="grammatical error correction", aliases=("GEC",)),
-        _m("metric", "GEC", 80, 0.6),
-        _m("method", "GEC", 150, 0.7),
+        mention("metric", "GEC", 80, 0.6),
+        mention("method", "GEC", 150, 0.7),
     ]
     assert [m.type for m in one_type_per_name(mentions)] == ["task", "task", "task"]
 
 
 def test_the_summed_confidence_decides_not_the_single_most_confident_mention():
     mentions = [
-        _m("task", "GEC", 10, 0.9),
-        _m("metric", "GEC", 80, 0.6),
-        _m("metric", "GEC", 150, 0.6),
+        mention("task", "GEC", 10, 0.9),
+        mention("metric", "GEC", 80, 0.6),
+        mention("metric", "GEC", 150, 0.6),
     ]
     assert [m.type for m in one_type_per_name(mentions)] == ["metric"] * 3
 
 
 def test_forms_are_compared_case_separator_and_plural_blind():
     mentions = [
-        _m("method", "Language Models", 0, 0.8),
-        _m("task", "language-model", 40, 0.5),
+        mention("method", "Language Models", 0, 0.8),
+        mention("task", "language-model", 40, 0.5),
     ]
     out = one_type_per_name(mentions)
     assert [m.type for m in out] == ["method", "method"]
@@ -49,15 +44,15 @@ def test_forms_are_compared_case_separator_and_plural_blind():
 
 
 def test_a_tie_goes_to_the_type_of_the_first_mention():
-    mentions = [_m("metric", "BLEU", 90, 0.5), _m("method", "BLEU", 20, 0.5)]
+    mentions = [mention("metric", "BLEU", 90, 0.5), mention("method", "BLEU", 20, 0.5)]
     assert [m.type for m in one_type_per_name(mentions)] == ["method", "method"]
 
 
 def test_names_that_share_no_form_and_other_kinds_of_mention_keep_their_type():
     mentions = [
-        _m("task", "machine translation", 0, 0.9),
-        _m("method", "Transformer", 30, 0.9),
-        _m("metric", "BLEU", 60, 0.4),
+        mention("task", "machine translation", 0, 0.9),
+        mention("method", "Transformer", 30, 0.9),
+        mention("metric", "BLEU", 60, 0.4),
         Mention(type="claim", text="Transformer improves BLEU.", start=30, end=56,
                 extractor="claims.v1", confidence=0.9, claim_kind="result"),
     ]
@@ -67,9 +62,9 @@ def test_names_that_share_no_form_and_other_kinds_of_mention_keep_their_type():
 def test_forms_join_through_a_shared_alias():
     # the bare name of "Cora dataset" is its alias; the model typed a later "Cora" a method
     mentions = [
-        _m("dataset", "Cora dataset", 0, 0.8, label="Cora", aliases=("Cora",)),
-        _m("method", "Cora", 50, 0.6),
-        _m("dataset", "Cora", 90, 0.5),
+        mention("dataset", "Cora dataset", 0, 0.8, label="Cora", aliases=("Cora",)),
+        mention("method", "Cora", 50, 0.6),
+        mention("dataset", "Cora", 90, 0.5),
     ]
     assert [m.type for m in one_type_per_name(mentions)] == ["dataset"] * 3
 
@@ -91,9 +86,9 @@ def test_combine_gives_an_acronym_and_its_definition_one_type():
 
 def test_only_the_mentions_typed_by_a_lexicon_or_a_head_word_vote_where_there_are_any():
     mentions = [
-        _m("dataset", "OCID-Ref dataset", 0, 0.5, label="OCID-Ref", aliases=("OCID-Ref",)),
-        _m("method", "OCID-Ref", 60, 0.9),
-        _m("method", "OCID-Ref", 120, 0.9),
+        mention("dataset", "OCID-Ref dataset", 0, 0.5, label="OCID-Ref", aliases=("OCID-Ref",)),
+        mention("method", "OCID-Ref", 60, 0.9),
+        mention("method", "OCID-Ref", 120, 0.9),
     ]
     assert [m.type for m in one_type_per_name(mentions, firm={0})] == ["dataset"] * 3
     # a lexicon hit on a short form outvotes even the written-out name and the dataset head

@@ -3,28 +3,23 @@
 from graph.extractors import mentions
 from graph.extractors.mentions import CLASS_WORDS
 from graph.extractors.name_types import one_type_per_name
-from graph.model import Mention, Paper, PaperExtraction
+from graph.model import Paper, PaperExtraction
 from graph.nlp.tagging import Span
 from graph.nlp.tagging_cutoffs import Cutoffs
 from graph.resolve import resolve
+from tests.tagged_spans import mention
 
 CUTOFFS = Cutoffs(by_type={"method": 0.5, "task": 0.5, "metric": 0.5}, rescue="same-span",
                   rule_types=())
 WORDS = CLASS_WORDS["method"]
 
 
-def _m(etype, text, start, confidence, label=None, aliases=()):
-    return Mention(type=etype, text=text, start=start, end=start + len(text),
-                   extractor="mentions.v2", confidence=confidence, label=label,
-                   aliases=aliases)
-
-
 def test_models_for_a_task_do_not_outvote_the_task():
     found = [
-        _m("task", "Grammatical Error Correction", 0, 0.8, aliases=("GEC",)),
-        _m("task", "GEC", 30, 0.7, label="Grammatical Error Correction", aliases=("GEC",)),
-        _m("method", "GEC models", 90, 0.9, aliases=("GEC",)),
-        _m("method", "GEC model", 150, 0.9, aliases=("GEC",)),
+        mention("task", "Grammatical Error Correction", 0, 0.8, aliases=("GEC",)),
+        mention("task", "GEC", 30, 0.7, label="Grammatical Error Correction", aliases=("GEC",)),
+        mention("method", "GEC models", 90, 0.9, aliases=("GEC",)),
+        mention("method", "GEC model", 150, 0.9, aliases=("GEC",)),
     ]
     got = one_type_per_name(found, class_words=WORDS)
     assert [(m.type, m.aliases) for m in got] == [
@@ -34,16 +29,16 @@ def test_models_for_a_task_do_not_outvote_the_task():
 
 
 def test_a_method_keeps_its_bare_name_where_nothing_else_is_named_so():
-    found = [_m("method", "BERT model", 0, 0.9, aliases=("BERT",)),
-             _m("method", "BERT", 40, 0.8),
-             _m("task", "question answering", 60, 0.8)]
+    found = [mention("method", "BERT model", 0, 0.9, aliases=("BERT",)),
+             mention("method", "BERT", 40, 0.8),
+             mention("task", "question answering", 60, 0.8)]
     got = one_type_per_name(found, class_words=WORDS)
     assert got == found
 
 
 def test_the_bare_name_of_another_type_is_dropped_as_an_alias_only():
-    found = [_m("task", "WSI", 0, 0.8, label="word sense induction", aliases=("WSI",)),
-             _m("method", "WSI algorithm", 50, 0.96, aliases=("WSI",))]
+    found = [mention("task", "WSI", 0, 0.8, label="word sense induction", aliases=("WSI",)),
+             mention("method", "WSI algorithm", 50, 0.96, aliases=("WSI",))]
     got = one_type_per_name(found, class_words=WORDS)
     assert [(m.type, m.text, m.aliases) for m in got] == [
         ("task", "WSI", ("WSI",)), ("method", "WSI algorithm", ())]

@@ -38,6 +38,15 @@ def test_collapse_joins_lines_and_single_spaces() -> None:
         ("Fig.~3 and ~10 runs", "Fig. 3 and ~10 runs"),
         ("a\n  b\t c", "a b c"),
         ("plain text", "plain text"),
+        # old-style font declarations, read as their words as \emph{} is
+        ("a {\\em natural problem}, {\\it e.g.} {\\bf ranking}.",
+         "a natural problem, e.g. ranking."),
+        ("{\\em a {b} c} d", "a {b} c d"),
+        ("{\\sl Slanted}{\\tt mono}", "Slantedmono"),
+        ("{\\em\\emph{x}}", "x"),
+        # not declarations: a longer command name, and a brace group without one
+        ("{\\empty} and {\\itemize x}", "{\\empty} and {\\itemize x}"),
+        ("{em x}", "{em x}"),
     ],
 )
 def test_readable_text(text: str, read: str) -> None:
@@ -105,7 +114,8 @@ def test_extraction_offsets_index_the_verbatim_abstract() -> None:
 
 
 _PIECES = st.sampled_from(["word", " ", "  ", "\n", "\t", "$", "$x$", "$4.4$", "\\%", "\\emph{",
-                           "}", "{", "\\'e", '\\"{u}', "~", "\\alpha", "\\", "é", "42"])
+                           "}", "{", "\\'e", '\\"{u}', "~", "\\alpha", "\\", "é", "42",
+                           "{\\em ", "{\\it", "{\\bf\n"])
 
 
 @settings(max_examples=200, deadline=None)
