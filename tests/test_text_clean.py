@@ -47,6 +47,11 @@ def test_collapse_joins_lines_and_single_spaces() -> None:
         # not declarations: a longer command name, and a brace group without one
         ("{\\empty} and {\\itemize x}", "{\\empty} and {\\itemize x}"),
         ("{em x}", "{em x}"),
+        # letters of other alphabets, however the command is ended
+        ("Polyak-\\L ojasiewicz, Polyak-\\L{}ojasiewicz, Polyak-{\\L}ojasiewicz",
+         "Polyak-Łojasiewicz, Polyak-Łojasiewicz, Polyak-Łojasiewicz"),
+        ("Stra\\ss e and G\\o del", "Straße and Gødel"),
+        ("x \\le y, \\item", "x ≤ y, \\item"),  # no letter command inside a longer one
     ],
 )
 def test_readable_text(text: str, read: str) -> None:
@@ -115,7 +120,7 @@ def test_extraction_offsets_index_the_verbatim_abstract() -> None:
 
 _PIECES = st.sampled_from(["word", " ", "  ", "\n", "\t", "$", "$x$", "$4.4$", "\\%", "\\emph{",
                            "}", "{", "\\'e", '\\"{u}', "~", "\\alpha", "\\", "é", "42",
-                           "{\\em ", "{\\it", "{\\bf\n"])
+                           "{\\em ", "{\\it", "{\\bf\n", "\\L", "{\\o}", "\\ss ", "{}"])
 
 
 @settings(max_examples=200, deadline=None)

@@ -3,10 +3,11 @@
 `collapse` is for labels (one line, single spaces). `readable` turns an abstract into the
 text extraction parses and pages show: inline math without its dollars (``$4.4$`` -> 4.4),
 escaped characters unescaped (``\\%`` -> %), text-style commands reduced to their argument
-(``\\emph{two}`` and ``{\\em two}`` -> two), one-letter accents made Unicode
-(``\\'e`` -> é), ``~`` and whitespace runs made one space. Each character of the result
-knows the offset of the character of the verbatim text it came from, so spans found in the
-readable text map back to the verbatim abstract, which provenance offsets index.
+(``\\emph{two}`` and ``{\\em two}`` -> two), one-letter accents and the letters of
+other alphabets made Unicode (``\\'e`` -> é, ``\\L{}`` -> Ł), ``~`` and whitespace runs
+made one space. Each character of the result knows the offset of the character of the
+verbatim text it came from, so spans found in the readable text map back to the verbatim
+abstract, which provenance offsets index.
 
 Long abstracts: `cut_for_extraction` keeps the first `MAX_EXTRACTION_CHARS` characters,
 ending at the last sentence end inside them.
@@ -47,11 +48,18 @@ _SYMBOLS = {
     r"\dots": "…", r"\%": "%", r"\&": "&", r"\_": "_", r"\#": "#", r"\$": "$", r"\{": "{",
     r"\}": "}",
 }
+#: LaTeX's commands for letters of other alphabets ("Polyak-\\L{}ojasiewicz"), longest first
+_LETTERS = {"ss": "ß", "ae": "æ", "AE": "Æ", "aa": "å", "AA": "Å", "oe": "œ", "OE": "Œ",
+            "L": "Ł", "l": "ł", "o": "ø", "O": "Ø", "i": "ı", "j": "ȷ"}
+#: one of them, braced ("{\\L}") or ended by "{}", by spaces (which it eats) or by a non-letter
+LETTER = (r"\{\\(?P<b>" + "|".join(_LETTERS) + r")\}|\\(?P<w>" + "|".join(_LETTERS)
+          + r")(?:\{\}|\s+|(?![A-Za-z]))")
 #: A one-letter accent command and its letter: groups mark, then the letter braced or bare.
 ACCENT = r"""\\(?P<mark>["'`^~=.]|[cvuHk](?=[\s{]))\s*(?:\{(?P<l1>[A-Za-z])\}|(?P<l2>[A-Za-z]))"""
 # One token the reader rewrites; anything else (a single space too) is copied as it is.
 _TOKEN = re.compile(
     r"(?P<accent>" + ACCENT + ")"
+    r"|(?P<letter>" + LETTER + ")"
     r"|(?P<command>\\(?P<name>" + "|".join(_TEXT_COMMANDS) + r")\s*\{)"
     r"|(?P<declaration>\{\\(?:" + "|".join(_DECLARATIONS) + r")(?![A-Za-z])\s*)"
     r"|(?P<symbol>" + "|".join(re.escape(s) for s in sorted(_SYMBOLS, key=len, reverse=True))
@@ -167,6 +175,8 @@ def readable(text: str) -> Readable:
             depth += 1
             closers.append(depth)
             held = match.start() if held is None else held
+        elif match.group("letter"):
+            emit(_LETTERS[match.group("b") or match.group("w")], match.start(), match.end())
         elif match.group("symbol"):
             emit(_SYMBOLS[match.group("symbol")], match.start(), match.end())
         elif match.group("space"):
