@@ -267,7 +267,8 @@ def resolve(
         else:
             entity_type = min(type_votes[root].items(),
                               key=lambda kv: (-kv[1], _TYPE_RANK[kv[0]]))[0]
-            label = _choose_label(label_votes[root])
+            label = _lexicon_label(_choose_label(label_votes[root]), label_votes[root],
+                                   entity_type)
             entity = Entity(type=entity_type, slug=slugify(label), label=label)
         seen = {alias_key(a) for a in entity.aliases} | {alias_key(entity.label)}
         for name in sorted(surfaces.get(root, ())):
@@ -296,6 +297,18 @@ def resolve(
         entities=entities,
         links=links,
     )
+
+
+def _lexicon_label(label: str, surfaces: Mapping[str, int], entity_type: str) -> str:
+    """The lexicon's own name for `label` where `label` is another form of that entry and the
+    papers write the lexicon's name too: "GLUE", not its long form "general language
+    understanding evaluation", which `_choose_label` takes over an acronym."""
+    from graph.extractors import lexicon  # deferred, as in `_lexicon_pairs`
+
+    if entity_type not in lexicon.FILES:
+        return label
+    name = lexicon.lookup(label, entity_type)
+    return name if name is not None and name in surfaces else label
 
 
 def _choose_label(votes: Counter[str]) -> str:
