@@ -314,17 +314,18 @@ def _lexicon_label(label: str, surfaces: Mapping[str, int], entity_type: str) ->
 def _choose_label(votes: Counter[str]) -> str:
     """Most used surface that is neither a name with its class word ("BERT model" where
     "BERT" is there) nor an acronym with a long form among the surfaces ("CNN" beside
-    "convolutional neural network"; "KITTI" beside "Kitti" and "COCO" beside "MS COCO" are no
-    such pairs: a long form does not hold the acronym); ties go to a singular, the longer,
-    then the smaller string."""
+    "convolutional neural network"; "KITTI" beside "Kitti", "COCO" beside "MS COCO" and
+    "CIFAR-10" beside "CIFAR 10" are no such pairs: a long form does not hold the acronym's
+    words); ties go to a singular, the longer, then the smaller string."""
     long_names = [label_key(name).split() for name in votes
                   if not is_acronym(name) and bare_name(name) is None]
 
     def rank(item: tuple[str, int]) -> tuple[bool, bool, int, bool, int, str]:
         name, count = item
         plural = alias_key(name) != label_key(name)
+        # the acronym's words all in a long form: the same name ("CIFAR-10", "CIFAR 10")
         shortened = is_acronym(name) and any(
-            label_key(name) not in words for words in long_names)
+            not set(label_key(name).split()) <= set(words) for words in long_names)
         return (bare_name(name) is not None, shortened, -count, plural, -len(name), name)
 
     return min(votes.items(), key=rank)[0]

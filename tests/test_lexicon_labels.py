@@ -41,3 +41,12 @@ def test_the_long_form_stays_where_no_paper_writes_the_lexicons_name():
                                                     "Evaluation", 0, 0.9))])
     [glue] = corpus.entities.values()
     assert glue.label == "General Language Understanding Evaluation"
+
+
+def test_an_acronym_is_not_shortened_beside_its_own_words_spaced():
+    # "CIFAR $10$" reads "CIFAR 10": the same name, which had named the node of 210 papers
+    # over their "CIFAR-10" in the 16k build
+    corpus = resolve([_paper(str(i), mention("dataset", "CIFAR-10", 0, 0.9)) for i in range(5)]
+                     + [_paper("x", mention("dataset", "CIFAR 10", 0, 0.9))])
+    [cifar] = corpus.entities.values()
+    assert (cifar.label, len(cifar.papers)) == ("CIFAR-10", 6)
