@@ -177,8 +177,9 @@ def _node(paper_key: str, name: str, long_forms: Mapping[str, set[str]],
           outvoted: Mapping[str, set[str]] | None = None) -> str:
     """The union-find node of a name as used in one paper."""
     key = merge_key(name)
-    if is_acronym(name) and (len(long_forms.get(key, ())) > 1
-                             or paper_key in (outvoted or {}).get(key, ())):
+    # "QA model" is the acronym QA with its class word: as local as the acronym alone
+    if is_acronym(bare_name(name) or name) and (len(long_forms.get(key, ())) > 1
+                                                or paper_key in (outvoted or {}).get(key, ())):
         # Ambiguous across the corpus, or a rare meaning of a common acronym: only the
         # paper's own definition may claim it.
         return f"{paper_key}\x00{key}"
@@ -206,6 +207,7 @@ def resolve(
             groups.union(anchor, _node("", alias, long_forms))
 
     local_acronyms: dict[tuple[str, str], str] = {}
+    local_anchor: dict[str, str] = {}  # a paper's own acronym node -> the name it stands for
     for extraction in extractions:
         key = extraction.paper.key
         for mention in extraction.mentions:
@@ -215,6 +217,11 @@ def resolve(
             anchor = _node(key, preferred, long_forms, outvoted)
             for name in others:
                 node = _node(key, name, long_forms, outvoted)
+                if "\x00" in node and local_anchor.setdefault(node, anchor) != anchor:
+                    # the paper's acronym already stands for another of its names ("visual
+                    # question answering (QA)", then "QA" read as "question answering"): one
+                    # paper's acronym does not join two names of the graph
+                    continue
                 groups.union(anchor, node)
                 if is_acronym(name) and not is_acronym(preferred):
                     local_acronyms[(key, merge_key(name))] = anchor
