@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from graph.model import ENTITY_TYPES, Entity, Mention, PaperExtraction, ResolvedCorpus
 from graph.name_forms import bare_name, form_tokens, is_qualifier, network_stem, singular
@@ -174,12 +174,17 @@ def _acronym_long_forms(
 
 
 def _node(paper_key: str, name: str, long_forms: Mapping[str, set[str]],
-          outvoted: Mapping[str, set[str]] | None = None) -> str:
-    """The union-find node of a name as used in one paper."""
+          outvoted: Mapping[str, set[str]] | None = None,
+          defined: Collection[tuple[str, str]] = ()) -> str:
+    """The union-find node of a name as used in one paper. `defined` holds the (paper, key)
+    of the acronyms each paper defines."""
     key = merge_key(name)
-    # "QA model" is the acronym QA with its class word: as local as the acronym alone
-    if is_acronym(bare_name(name) or name) and (len(long_forms.get(key, ())) > 1
-                                                or paper_key in (outvoted or {}).get(key, ())):
+    acronym = is_acronym(name)
+    if not acronym and (bare := bare_name(name)) is not None and is_acronym(bare):
+        # "QA model" in a paper that defines QA is that paper's QA with its class word
+        acronym = (paper_key, key) in defined
+    if acronym and (len(long_forms.get(key, ())) > 1
+                    or paper_key in (outvoted or {}).get(key, ())):
         # Ambiguous across the corpus, or a rare meaning of a common acronym: only the
         # paper's own definition may claim it.
         return f"{paper_key}\x00{key}"
@@ -208,15 +213,18 @@ def resolve(
 
     local_acronyms: dict[tuple[str, str], str] = {}
     local_anchor: dict[str, str] = {}  # a paper's own acronym node -> the name it stands for
+    defined = {(e.paper.key, merge_key(name)) for e in extractions for m in e.mentions
+               if m.type in ENTITY_TYPES and not is_acronym(_names(m)[0])
+               for name in _names(m)[1] if is_acronym(name)}
     for extraction in extractions:
         key = extraction.paper.key
         for mention in extraction.mentions:
             if mention.type not in ENTITY_TYPES:
                 continue
             preferred, others = _names(mention)
-            anchor = _node(key, preferred, long_forms, outvoted)
+            anchor = _node(key, preferred, long_forms, outvoted, defined)
             for name in others:
-                node = _node(key, name, long_forms, outvoted)
+                node = _node(key, name, long_forms, outvoted, defined)
                 if "\x00" in node and local_anchor.setdefault(node, anchor) != anchor:
                     # the paper's acronym already stands for another of its names ("visual
                     # question answering (QA)", then "QA" read as "question answering"): one
@@ -227,7 +235,7 @@ def resolve(
                     local_acronyms[(key, merge_key(name))] = anchor
 
     def node_of(paper_key: str, name: str) -> str:
-        node = _node(paper_key, name, long_forms, outvoted)
+        node = _node(paper_key, name, long_forms, outvoted, defined)
         if "\x00" in node:
             return local_acronyms.get((paper_key, merge_key(name)), node)
         return node

@@ -45,3 +45,4 @@ def test_an_acronym_with_its_class_word_is_as_local_as_the_acronym():
     nodes = dict(_nodes([*PLAIN, open_domain, system]))
     assert nodes["task/open-domain-question-answering"] == ["o"]
     assert "o" not in nodes["task/question-answering"]
+

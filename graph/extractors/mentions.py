@@ -73,9 +73,9 @@ def _lexicon_type(name: str, defined: str | None = None) -> str | None:
     a curated entry knows the kind of a name better than the tagger's guess from context. Only
     for a name by its form (a capital after the first letter, or a digit) or one capitalised
     word ("Propbank", "Freebase"): a common phrase ("language modeling") is a task or a method
-    as the sentence uses it. A short form the
-    abstract `defined` as a long form counts only where the lexicon's name for it is that long
-    form: after "Expectation Maximization (EM)", "EM" is no metric "exact match"."""
+    as the sentence uses it. A short form the abstract `defined` as a long form counts only
+    where the lexicon's name for it is that long form: after "Expectation Maximization (EM)",
+    "EM" is no metric "exact match"."""
     if not (is_name_shaped(name) or (" " not in name and name[:1].isupper())):
         return None
     kinds = [etype for etype in lexicon.FILES
