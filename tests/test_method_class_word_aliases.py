@@ -22,6 +22,11 @@ CUTOFFS = Cutoffs(by_type={"method": 0.5, "task": 0.5, "dataset": 0.5}, rescue="
     ("Neural models", "method", ()),  # a word that only modifies, capitalised by the sentence
     ("Gaussian models", "method", ()),
     ("Transformer-based models", "method", ()),  # an adjective made with a hyphen
+    # a generic word capitalised by the sentence, unless a lexicon lists it as a name
+    ("Language models", "method", ()),
+    ("Memory networks", "method", ()),
+    ("Transformer models", "method", ("Transformer",)),
+    ("Diffusion models", "method", ("Diffusion",)),  # not generic by the table
     ("Caltech benchmark", "dataset", ("Caltech",)),  # datasets: "the Caltech benchmark"
 ])
 def test_the_bare_name_of_a_method(name, etype, bare):

@@ -152,9 +152,17 @@ def without_class_word(name: str, etype: str = "dataset") -> tuple[str, ...]:
     if not all(w[:1].isupper() and w.lower() not in STOP_WORDS for w in rest):
         return ()
     if etype == "method" and len(rest) == 1 and (generic.is_modifier_word(rest[0])
-                                                 or ends_as_adjective(rest[0])):
+                                                 or ends_as_adjective(rest[0])
+                                                 or _common_word(rest[0])):
         return ()
     return (" ".join(rest),)
+
+
+def _common_word(word: str) -> bool:
+    """A capitalised word that is a generic word in lower case ("Language" of "Language models"
+    at a sentence's start) and no name a methods or models lexicon lists ("Transformer")."""
+    return (not is_name_shaped(word) and generic.is_generic(word.lower(), "method")
+            and not any(lexicon.lookup(word, t) for t in ("method", "model")))
 
 
 #: a whole word ("benchmark-based" modifies what follows it: no class word of a name)
