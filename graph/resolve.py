@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter, defaultdict
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from graph.model import ENTITY_TYPES, Entity, Mention, PaperExtraction, ResolvedCorpus
 from graph.name_forms import bare_name, form_tokens, is_qualifier, network_stem, singular
@@ -129,11 +129,12 @@ OUTVOTED = 10
 
 def _acronym_long_forms(
     extractions: Iterable[PaperExtraction], known: Mapping[str, Entity] | None = None,
-) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+) -> tuple[dict[str, set[str]], dict[str, set[str]], dict[str, set[str]]]:
     """(acronym key -> merge keys of the long forms the corpus defines for it, outvoted
-    acronym key -> the papers that define it). An acronym is outvoted when OUTVOTED times more
-    papers use it than its long forms: it means a long form only in the papers that define it
-    so. `known` entities (already in a graph) count with their papers."""
+    acronym key -> the papers that define it, and every acronym key -> those papers). An
+    acronym is outvoted when OUTVOTED times more papers use it than its long forms: it means a
+    long form only in the papers that define it so. `known` entities (already in a graph)
+    count with their papers."""
     long_forms: dict[str, set[str]] = defaultdict(set)
     definers: dict[str, set[str]] = defaultdict(set)
     users: dict[str, set[str]] = defaultdict(set)
@@ -170,19 +171,19 @@ def _acronym_long_forms(
         if len(papers_of([key]) - long_users) >= OUTVOTED * max(len(long_users), 1):
             outvoted[key] = definers.get(key, set())
             del long_forms[key]
-    return long_forms, outvoted
+    return long_forms, outvoted, definers
 
 
 def _node(paper_key: str, name: str, long_forms: Mapping[str, set[str]],
           outvoted: Mapping[str, set[str]] | None = None,
-          defined: Collection[tuple[str, str]] = ()) -> str:
-    """The union-find node of a name as used in one paper. `defined` holds the (paper, key)
-    of the acronyms each paper defines."""
+          definers: Mapping[str, set[str]] | None = None) -> str:
+    """The union-find node of a name as used in one paper. `definers`: acronym key -> the
+    papers that define it."""
     key = merge_key(name)
     acronym = is_acronym(name)
     if not acronym and (bare := bare_name(name)) is not None and is_acronym(bare):
         # "QA model" in a paper that defines QA is that paper's QA with its class word
-        acronym = (paper_key, key) in defined
+        acronym = paper_key in (definers or {}).get(key, ())
     if acronym and (len(long_forms.get(key, ())) > 1
                     or paper_key in (outvoted or {}).get(key, ())):
         # Ambiguous across the corpus, or a rare meaning of a common acronym: only the
@@ -198,7 +199,7 @@ def resolve(
 ) -> ResolvedCorpus:
     """Group entity mentions into entities; `known` entities (already in a graph) keep their
     IRIs."""
-    long_forms, outvoted = _acronym_long_forms(extractions, known)
+    long_forms, outvoted, definers = _acronym_long_forms(extractions, known)
 
     groups = _UnionFind()
     for alias, name in _lexicon_pairs():
@@ -213,18 +214,15 @@ def resolve(
 
     local_acronyms: dict[tuple[str, str], str] = {}
     local_anchor: dict[str, str] = {}  # a paper's own acronym node -> the name it stands for
-    defined = {(e.paper.key, merge_key(name)) for e in extractions for m in e.mentions
-               if m.type in ENTITY_TYPES and not is_acronym(_names(m)[0])
-               for name in _names(m)[1] if is_acronym(name)}
     for extraction in extractions:
         key = extraction.paper.key
         for mention in extraction.mentions:
             if mention.type not in ENTITY_TYPES:
                 continue
             preferred, others = _names(mention)
-            anchor = _node(key, preferred, long_forms, outvoted, defined)
+            anchor = _node(key, preferred, long_forms, outvoted, definers)
             for name in others:
-                node = _node(key, name, long_forms, outvoted, defined)
+                node = _node(key, name, long_forms, outvoted, definers)
                 if "\x00" in node and local_anchor.setdefault(node, anchor) != anchor:
                     # the paper's acronym already stands for another of its names ("visual
                     # question answering (QA)", then "QA" read as "question answering"): one
@@ -235,7 +233,7 @@ def resolve(
                     local_acronyms[(key, merge_key(name))] = anchor
 
     def node_of(paper_key: str, name: str) -> str:
-        node = _node(paper_key, name, long_forms, outvoted, defined)
+        node = _node(paper_key, name, long_forms, outvoted, definers)
         if "\x00" in node:
             return local_acronyms.get((paper_key, merge_key(name)), node)
         return node
